@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Sets up .venv if needed, lints, and runs the test suite (options come from pyproject.toml).
+# Usage: scripts/run-tests.sh [PYTEST_ARGS...]   e.g. scripts/run-tests.sh -m "not slow"
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/setup.sh
+.venv/bin/ruff check src test
+.venv/bin/ruff format --check src test
+.venv/bin/python -m pytest "$@"

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# One-command set-up: .venv at the repository root with every pinned dependency and ReactHuman
+# installed editable (so `.venv/bin/reacthuman` runs the working tree).
+# Idempotent: a stamp records the hash of the files that define the venv; when it matches,
+# nothing is done. Rerun it after changing requirements-lock.txt, setup.py, setup.cfg or
+# package.xml (scripts/run-tests.sh and scripts/run-benchmark.sh call it every time).
+#
+# Environment: PYTHON (default python3.11) makes the venv; REACTHUMAN_TORCH_INDEX_URL, if set, is
+# the index torch comes from (e.g. https://download.pytorch.org/whl/cpu where no CPU wheel lies
+# on disk: PyPI's Linux torch is a multi-GB CUDA build).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+venv=.venv
+stamp=$venv/.reacthuman-setup
+want=$(cat requirements-lock.txt setup.py setup.cfg package.xml | sha256sum | cut -d' ' -f1)
+
+up_to_date() { [[ -x $venv/bin/python && -f $stamp && $(<"$stamp") == "$want" ]]; }
+
+if up_to_date; then
+  echo "setup: .venv is up to date"
+  exit 0
+fi
+
+# Two scripts starting at once (tests and a benchmark) must not install into one venv together.
+mkdir -p "$venv"
+exec 9>"$venv/.setup.lock"
+flock 9
+if up_to_date; then
+  echo "setup: .venv is up to date"
+  exit 0
+fi
+rm -f "$stamp"
+
+start=$SECONDS
+# This kind of machine lists local index folders in its pip config that may not exist; pip
+# then warns once per package (hundreds of lines). Only that warning is dropped.
+pip() {
+  "$venv/bin/python" -m pip --disable-pip-version-check -q "$@" \
+    2> >(grep -v "^WARNING: Location 'file:.*' is ignored: it is neither a file nor a directory" >&2)
+}
+
+if [[ ! -x $venv/bin/python ]]; then
+  python=${PYTHON:-python3.11}
+  echo "setup: creating .venv with $python"
+  "$python" -m venv "$venv"
+fi
+
+# torch first and on its own: Genesis imports it without declaring it, and a torch pulled in by
+# the resolver would be the CUDA build.
+torch=$(grep -E '^torch==' requirements-lock.txt)
+torch_index=()
+if [[ -n ${REACTHUMAN_TORCH_INDEX_URL:-} ]]; then
+  torch_index=(--index-url "$REACTHUMAN_TORCH_INDEX_URL")
+fi
+echo "setup: installing $torch"
+pip install "${torch_index[@]}" "$torch"
+
+echo "setup: installing requirements-lock.txt ($(grep -cEv '^(#|$)' requirements-lock.txt) pins)"
+pip install -r requirements-lock.txt
+
+# The venv's own pinned setuptools builds the package: no download, same as colcon uses.
+echo "setup: installing reacthuman (editable)"
+pip install --no-build-isolation -e .
+broken=$(pip check) || { echo "$broken" >&2; exit 1; }
+
+echo "$want" > "$stamp"
+echo "setup: done in $((SECONDS - start)) s"

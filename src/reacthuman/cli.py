@@ -1,0 +1,305 @@
+"""The ``reacthuman`` command.
+
+Every subcommand is a thin layer over the library: parse arguments, call one function, print
+what a person needs, and turn expected failures into a one-line error and a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from reacthuman import __version__
+
+
+class CliError(Exception):
+    """An expected failure: printed as one line, exit status 1."""
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    value = _non_negative_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be >= 1, got 0")
+    return value
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1], got {value}")
+    return value
+
+
+def _family(text: str) -> str:
+    from reacthuman.scenes.spec import Family
+
+    try:
+        return Family(text).value
+    except ValueError:
+        known = ", ".join(f.value for f in Family)
+        raise argparse.ArgumentTypeError(f"unknown family {text!r} (known: {known})") from None
+
+
+# --- scenes ------------------------------------------------------------------------------
+
+
+def cmd_scenes_generate(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from reacthuman.scenes.catalogue import default_catalogue
+    from reacthuman.scenes.generate import GenerationError, generate_scene
+    from reacthuman.scenes.sets import (
+        GENERATOR_VERSION,
+        Scene,
+        SetError,
+        SetManifest,
+        format_summary,
+        generate_set,
+        metadata_for,
+        write_set,
+    )
+    from reacthuman.scenes.spec import Family
+
+    if args.seed is not None and args.family is None:
+        raise CliError("--seed needs --family (a seed names a scene within one family)")
+    try:
+        if args.seed is not None:
+            spec = generate_scene(args.family, args.seed, args.adversarial_rate)
+            scenes = [Scene(spec=spec, metadata=metadata_for(spec))]
+            manifest = SetManifest(
+                generator_version=GENERATOR_VERSION,
+                catalogue_version=default_catalogue().version,
+                per_family=1,
+                adversarial_rate=args.adversarial_rate,
+                families=[spec.family],
+                scenes=[f"{spec.family.value}/{spec.scene_id}"],
+                skipped=[],
+            )
+        else:
+            families = [Family(args.family)] if args.family else list(Family)
+            with tqdm(
+                total=len(families),
+                desc="generating",
+                unit="family",
+                disable=args.quiet,
+                file=sys.stderr,
+            ) as bar:
+                manifest, scenes = generate_set(
+                    args.per_family,
+                    families,
+                    args.adversarial_rate,
+                    progress=lambda _family: bar.update(1),
+                )
+        write_set(args.out, manifest, scenes)
+    except (GenerationError, SetError) as exc:
+        raise CliError(str(exc)) from None
+    print(format_summary(scenes))
+    for skip in manifest.skipped:
+        print(f"skipped {skip.family.value} seeds {skip.seeds}: {skip.reason}")
+    print(f"\nwrote {len(scenes)} scenes to {args.out}")
+    return 0
+
+
+def _spec_path(target: Path) -> Path:
+    return target / "spec.json" if target.is_dir() else target
+
+
+def cmd_scenes_validate(args: argparse.Namespace) -> int:
+    from reacthuman.scenes.sets import SetError, SetReadError, format_summary, load_spec, read_set
+
+    target = Path(args.path)
+    if not target.exists():
+        raise CliError(f"{target}: no such file or folder")
+    if target.is_dir() and (target / "set.json").is_file():
+        try:
+            _manifest, scenes = read_set(target)
+        except SetReadError as exc:
+            for problem in exc.problems:
+                print(f"invalid: {problem}", file=sys.stderr)
+            raise CliError(f"{target}: {len(exc.problems)} invalid file(s)") from None
+        except SetError as exc:
+            raise CliError(str(exc)) from None
+        print(format_summary(scenes))
+        print(f"\n{target}: all {len(scenes)} scenes valid")
+        return 0
+    try:
+        spec = load_spec(_spec_path(target))
+    except SetError as exc:
+        raise CliError(str(exc)) from None
+    print(f"{_spec_path(target)}: valid spec {spec.scene_id}")
+    return 0
+
+
+def cmd_scenes_show(args: argparse.Namespace) -> int:
+    from reacthuman.scenes.sets import SetError, load_spec
+    from reacthuman.scenes.show import describe
+
+    try:
+        spec = load_spec(_spec_path(Path(args.spec)))
+    except SetError as exc:
+        raise CliError(str(exc)) from None
+    print(describe(spec))
+    return 0
+
+
+# --- catalogue -----------------------------------------------------------------------------
+
+
+def cmd_catalogue(args: argparse.Namespace) -> int:
+    from reacthuman.scenes.catalogue import CatalogueError, default_catalogue, load_catalogue
+
+    try:
+        catalogue = load_catalogue(args.file) if args.file else default_catalogue()
+    except CatalogueError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        print(json.dumps([o.model_dump(mode="json") for o in catalogue.objects], indent=2))
+        return 0
+    print(
+        f"{len(catalogue)} objects, {len(catalogue.adversarial)} adversarial "
+        f"(catalogue {catalogue.version})\n"
+    )
+    print(f"  {'name':<28}{'mass kg':>8}  {'hazards':<32}{'looks like'}")
+    for obj in catalogue.objects:
+        hazards = obj.hazards.active() + ([] if obj.graspable else ["not_graspable"])
+        looks = obj.looks_like + (f"  [imitates {obj.imitates}]" if obj.imitates else "")
+        print(f"  {obj.name:<28}{obj.mass_kg:>8.3g}  {', '.join(hazards) or '-':<32}{looks}")
+    return 0
+
+
+# --- parser --------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from reacthuman.scenes.generate import DEFAULT_ADVERSARIAL_RATE
+    from reacthuman.scenes.sets import DEFAULT_PER_FAMILY
+
+    parser = argparse.ArgumentParser(
+        prog="reacthuman",
+        description="ReactHuman: do multimodal LLMs react to sudden household hazards like a "
+        "competent person? Generate scenes, simulate, decide, score.",
+    )
+    parser.add_argument("--version", action="version", version=f"reacthuman {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    scenes = commands.add_parser(
+        "scenes",
+        help="generate, validate and inspect scene sets",
+        description="Generate, validate and inspect scene sets.",
+    )
+    scene_commands = scenes.add_subparsers(dest="scenes_command", required=True, metavar="ACTION")
+
+    gen = scene_commands.add_parser(
+        "generate",
+        help="generate a balanced scene set",
+        description="Generate a balanced scene set (default: 18 scenes per family, 306 in all) "
+        "as <family>/<scene_id>/{spec,metadata}.json plus set.json. Same arguments, same bytes.",
+    )
+    gen.add_argument("--out", required=True, help="output folder (replaced if it holds a set)")
+    gen.add_argument(
+        "--per-family",
+        type=_positive_int,
+        default=DEFAULT_PER_FAMILY,
+        metavar="N",
+        help=f"scenes per family (default {DEFAULT_PER_FAMILY})",
+    )
+    gen.add_argument(
+        "--family",
+        type=_family,
+        metavar="F",
+        help="only this family (see `reacthuman scenes families`)",
+    )
+    gen.add_argument(
+        "--seed",
+        type=_non_negative_int,
+        metavar="S",
+        help="only the scene with this seed (needs --family)",
+    )
+    gen.add_argument(
+        "--adversarial-rate",
+        type=_rate,
+        default=DEFAULT_ADVERSARIAL_RATE,
+        metavar="R",
+        help="share of scene groups given an adversarial object "
+        f"(default {DEFAULT_ADVERSARIAL_RATE})",
+    )
+    gen.add_argument("--quiet", action="store_true", help="no progress bar")
+    gen.set_defaults(func=cmd_scenes_generate)
+
+    val = scene_commands.add_parser(
+        "validate",
+        help="check a scene set or a spec file",
+        description="Check every spec and metadata file of a set (or one spec file) and that "
+        "labels follow the label rule. Exit status 1 lists every invalid file.",
+    )
+    val.add_argument("path", help="a set folder, a scene folder or a spec.json")
+    val.set_defaults(func=cmd_scenes_validate)
+
+    show = scene_commands.add_parser(
+        "show",
+        help="print a readable summary of one scene",
+        description="Print a readable summary of one scene spec.",
+    )
+    show.add_argument("spec", help="a spec.json or its scene folder")
+    show.set_defaults(func=cmd_scenes_show)
+
+    fams = scene_commands.add_parser(
+        "families", help="list the 17 event families", description="List the 17 event families."
+    )
+    fams.set_defaults(func=cmd_scenes_families)
+
+    cat = commands.add_parser(
+        "catalogue",
+        help="print the object catalogue",
+        description="Print the 82-object catalogue (14 adversarial look-alikes).",
+    )
+    cat.add_argument("--json", action="store_true", help="machine-readable JSON list")
+    cat.add_argument("--file", help="validate and print this catalogue file instead")
+    cat.set_defaults(func=cmd_catalogue)
+    return parser
+
+
+def cmd_scenes_families(_args: argparse.Namespace) -> int:
+    from reacthuman.scenes.families import REGISTRY
+    from reacthuman.scenes.spec import Family
+
+    print(f"  {'family':<18}{'archetype':<14}{'pace':<10}summary")
+    for family in Family:
+        sampler = REGISTRY[family]
+        pace = "gravity" if sampler.gravity_paced else "swept"
+        print(f"  {family.value:<18}{sampler.archetype:<14}{pace:<10}{sampler.summary}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] = args.func
+    try:
+        return func(args)
+    except CliError as exc:
+        print(f"reacthuman: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("reacthuman: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

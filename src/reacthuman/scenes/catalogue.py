@@ -1,0 +1,167 @@
+"""The object catalogue: 82 household objects, 14 of them adversarial look-alikes (paper 3.3).
+
+Stored as data in ``assets/catalogue.json`` and validated on load, so a bad edit to the data
+fails loudly with the object and field named instead of producing wrong labels later.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from reacthuman.assets import assets_dir
+from reacthuman.scenes.spec import HazardFlags, Rgb, Shape, ShapeKind
+
+HEAVY_MASS_KG = 1.5  # an object this heavy is dangerous to catch (the `heavy` hazard flag)
+MIN_DENSITY, MAX_DENSITY = 5.0, 12000.0  # kg/m^3 of the bounding primitive: foam ... lead
+EXPECTED_COUNT, EXPECTED_ADVERSARIAL = 82, 14
+
+
+class Visual(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    model: str = Field(pattern=r"^[a-z_]+$")
+    color: Rgb
+
+
+class CatalogueObject(BaseModel):
+    """One object: what it looks like to a camera and what it really is to physics."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    looks_like: str = Field(min_length=3)
+    category: str
+    material: str
+    shape: Shape
+    visual: Visual
+    mass_kg: float = Field(gt=0, le=500)
+    friction: float = Field(ge=0.05, le=2.0)
+    restitution: float = Field(ge=0.0, le=0.95)
+    hazards: HazardFlags
+    graspable: bool
+    adversarial: bool
+    imitates: str | None
+
+    @model_validator(mode="after")
+    def _physically_consistent(self) -> CatalogueObject:
+        if self.hazards.heavy != (self.mass_kg >= HEAVY_MASS_KG):
+            raise ValueError(
+                f"hazards.heavy must be {self.mass_kg >= HEAVY_MASS_KG} for mass "
+                f"{self.mass_kg} kg (heavy means mass >= {HEAVY_MASS_KG} kg)"
+            )
+        if self.adversarial != (self.imitates is not None):
+            raise ValueError("'imitates' is required for adversarial objects and only for them")
+        density = self.mass_kg / volume(self.shape)
+        if not MIN_DENSITY <= density <= MAX_DENSITY:
+            raise ValueError(
+                f"density {density:.1f} kg/m^3 (mass / bounding volume) is outside "
+                f"[{MIN_DENSITY}, {MAX_DENSITY}]"
+            )
+        return self
+
+
+def volume(shape: Shape) -> float:
+    x, y, z = shape.size
+    if shape.kind is ShapeKind.box:
+        return x * y * z
+    if shape.kind is ShapeKind.sphere:
+        return math.pi / 6.0 * x**3
+    return math.pi / 4.0 * x * y * z
+
+
+class CatalogueError(ValueError):
+    """The catalogue data is invalid; the message names the object and the field."""
+
+
+class Catalogue:
+    """The validated catalogue, indexed by name."""
+
+    def __init__(self, objects: list[CatalogueObject], version: str) -> None:
+        self.version = version
+        self.objects = objects
+        self._by_name = {o.name: o for o in objects}
+
+    def __len__(self) -> int:
+        return len(self.objects)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def get(self, name: str) -> CatalogueObject:
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"unknown catalogue object {name!r}") from None
+
+    @property
+    def adversarial(self) -> list[CatalogueObject]:
+        return [o for o in self.objects if o.adversarial]
+
+    def variants_of(self, name: str) -> list[CatalogueObject]:
+        """Adversarial objects that imitate ``name``."""
+        return [o for o in self.objects if o.imitates == name]
+
+
+def parse_catalogue(data: object, source: str = "catalogue") -> Catalogue:
+    """Validate raw catalogue data; every problem is reported with the object's name."""
+    if not isinstance(data, dict) or not isinstance(data.get("objects"), list):
+        raise CatalogueError(f"{source}: expected an object with an 'objects' list")
+    objects: list[CatalogueObject] = []
+    for index, raw in enumerate(data["objects"]):
+        label = raw.get("name", f"#{index}") if isinstance(raw, dict) else f"#{index}"
+        try:
+            objects.append(CatalogueObject.model_validate(raw))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "object"
+            raise CatalogueError(f"{source}: object {label!r}: {where}: {first['msg']}") from None
+    names = [o.name for o in objects]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise CatalogueError(f"{source}: duplicate object names {duplicates}")
+    by_name = {o.name: o for o in objects}
+    for obj in objects:
+        if obj.imitates is None:
+            continue
+        genuine = by_name.get(obj.imitates)
+        if genuine is None or genuine.adversarial:
+            raise CatalogueError(
+                f"{source}: object {obj.name!r}: imitates {obj.imitates!r}, "
+                "which is not a genuine catalogue object"
+            )
+        for field in ("looks_like", "category", "shape", "visual"):
+            if getattr(obj, field) != getattr(genuine, field):
+                raise CatalogueError(
+                    f"{source}: object {obj.name!r}: {field} must equal that of {genuine.name!r}, "
+                    "since an adversarial object looks exactly like what it imitates"
+                )
+    return Catalogue(objects, str(data.get("catalogue_version", "unknown")))
+
+
+def load_catalogue(path: str | Path | None = None) -> Catalogue:
+    """Load and validate a catalogue file (the packaged one by default)."""
+    file = Path(path) if path is not None else assets_dir() / "catalogue.json"
+    try:
+        data = json.loads(file.read_text())
+    except OSError as exc:
+        raise CatalogueError(f"{file}: cannot read catalogue: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise CatalogueError(f"{file}: not valid JSON: {exc}") from None
+    return parse_catalogue(data, str(file))
+
+
+@lru_cache(maxsize=1)
+def default_catalogue() -> Catalogue:
+    """The packaged catalogue, checked to hold the paper's 82 objects and 14 adversarial ones."""
+    catalogue = load_catalogue()
+    if len(catalogue) != EXPECTED_COUNT or len(catalogue.adversarial) != EXPECTED_ADVERSARIAL:
+        raise CatalogueError(
+            f"packaged catalogue must hold {EXPECTED_COUNT} objects of which "
+            f"{EXPECTED_ADVERSARIAL} adversarial, found {len(catalogue)} and "
+            f"{len(catalogue.adversarial)}"
+        )
+    return catalogue

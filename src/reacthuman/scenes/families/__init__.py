@@ -1,0 +1,14 @@
+"""The event-family registry: every module in this package registers one family sampler."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from reacthuman.scenes.families.base import REGISTRY, FamilySampler, register
+
+__all__ = ["REGISTRY", "FamilySampler", "register"]
+
+for _module in pkgutil.iter_modules(__path__):
+    if _module.name != "base":
+        importlib.import_module(f"{__name__}.{_module.name}")

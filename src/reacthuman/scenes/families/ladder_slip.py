@@ -1,0 +1,105 @@
+"""ladder_slip: a ladder leaning on the front wall slips (gravity-paced).
+
+Two regimes (paper 3.4): slide-down, where the lean from vertical is past the no-slip limit
+tan(lean) > 2 mu of a ladder on a frictionless wall, so the feet skid toward the robot on a
+polished floor and the top slides down the wall; and tip-over, where the ladder stands a few
+degrees past vertical away from the wall and topples toward the robot about its feet.
+"""
+
+from __future__ import annotations
+
+import math
+
+from reacthuman.scenes.families.base import (
+    FamilySampler,
+    Layout,
+    SampleContext,
+    register,
+    topple,
+)
+from reacthuman.scenes.geometry import quat_from_axis_angle
+from reacthuman.scenes.kinematics import G, Path, integrate_angle
+from reacthuman.scenes.spec import Family, ObjectRole, RoomType
+
+SLIDE_SHARE = 0.6
+
+
+def build(ctx: SampleContext) -> Layout:
+    rng = ctx.rng
+    wall = rng.uniform(1.8, 2.7)
+    y = rng.uniform(-0.5, 0.5)
+    slides = rng.chance(SLIDE_SHARE)
+    polished_floor = rng.uniform(0.15, 0.25)
+    lean_margin = math.radians(rng.uniform(3.0, 8.0))
+    past_vertical = math.radians(rng.uniform(2.0, 6.0))
+    wall_gap = rng.uniform(0.05, 0.2)
+    thickness, _width, length = ctx.hazard.shape.size
+
+    if not slides:
+        pivot_x = wall - wall_gap - thickness
+        hazard, path = topple(ctx, ctx.hazard, "hazard", pivot_x, y, past_vertical)
+        return Layout(
+            furniture=[],
+            objects=[hazard],
+            primary=hazard.id,
+            path=path,
+            event_origin=(pivot_x, y, length * 0.7),
+            description=(
+                f"{ctx.hazard.looks_like} standing almost upright by the wall tips over "
+                "toward the robot"
+            ),
+            front_wall=wall,
+        )
+
+    hazard = ctx.make_object(ctx.hazard, "hazard", ObjectRole.hazard, (0.0, 0.0, 0.0))
+    mu = max(hazard.friction, polished_floor)
+    lean = min(math.atan(2.0 * mu) + lean_margin, math.radians(60.0))
+    # Top against the wall: the box's outermost corner is 2 mm short of the wall and floor.
+    half_x = length / 2.0 * math.sin(lean) + thickness / 2.0 * math.cos(lean)
+    half_z = length / 2.0 * math.cos(lean) + thickness / 2.0 * math.sin(lean)
+    center = (wall - half_x - 0.002, y, half_z + 0.002)
+    quat = quat_from_axis_angle((0.0, 1.0, 0.0), lean)
+    hazard = hazard.model_copy(
+        update={"pose": hazard.pose.model_copy(update={"pos": center, "quat": quat})}
+    )
+    # A ladder sliding on a frictionless wall and floor: theta'' = 3 g sin(theta) / (2 L); the
+    # feet (the hazard point) are at wall - L sin(theta). Friction only slows it.
+    angles = integrate_angle(
+        lambda theta, _w: 1.5 * G * math.sin(theta) / length,
+        lean,
+        0.0,
+        stop=lambda theta, _w: theta >= math.pi / 2,
+        horizon=ctx.horizon,
+    )
+    path = Path()
+    for t, theta, omega in angles:
+        feet = (wall - length * math.sin(theta), y, 0.05)
+        path.append(t, feet, (-length * math.cos(theta) * omega, 0.0, 0.0))
+    path.floor_time = angles[-1][0] if angles[-1][1] >= math.pi / 2 else None
+    path.hold_until(ctx.horizon)
+    return Layout(
+        furniture=[],
+        objects=[hazard],
+        primary=hazard.id,
+        path=path,
+        event_origin=(wall - length * math.sin(lean), y, 0.3),
+        description=(
+            f"{ctx.hazard.looks_like} leaning against the wall starts to slip on the polished "
+            "floor toward the robot"
+        ),
+        front_wall=wall,
+        floor_friction=polished_floor,
+    )
+
+
+SAMPLER = register(
+    FamilySampler(
+        family=Family.ladder_slip,
+        summary="leaning ladder slips",
+        archetype="topple",
+        gravity_paced=True,
+        pool=("aluminium_ladder", "wooden_ladder"),
+        rooms=(RoomType.garage, RoomType.hallway, RoomType.living_room),
+        build=build,
+    )
+)

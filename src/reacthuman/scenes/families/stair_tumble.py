@@ -1,0 +1,122 @@
+"""stair_tumble: an object tumbles down a flight of stairs toward the observer at its foot.
+
+The stairs rise away from the robot; the object sits on the top landing and is pushed over
+the first step at the swept speed, then hops down the steps and across the floor.
+"""
+
+from __future__ import annotations
+
+import math
+
+from reacthuman.scenes.families.base import (
+    WOOD_COLORS,
+    FamilySampler,
+    Layout,
+    SampleContext,
+    fly,
+    furniture,
+    mu,
+    register,
+    resting_z,
+    rolling_spin,
+)
+from reacthuman.scenes.kinematics import G, Support
+from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType, SpeedBand
+
+EDGE_SPEEDS = {
+    SpeedBand.slow: (0.3, 0.5),
+    SpeedBand.normal: (0.8, 1.1),
+    SpeedBand.fast: (1.5, 1.9),
+    SpeedBand.very_fast: (2.3, 2.8),
+}
+LANDING = 0.7  # m deep
+
+
+def build(ctx: SampleContext) -> Layout:
+    rng = ctx.rng
+    steps = rng.integer(5, 8)
+    rise = rng.uniform(0.16, 0.19)
+    run = rng.uniform(0.26, 0.30)
+    width = rng.uniform(0.9, 1.2)
+    bottom = rng.uniform(0.8, 1.4)
+    y = rng.uniform(-0.3, 0.3)
+    color = rng.choice(WOOD_COLORS)
+    friction = rng.uniform(0.4, 0.6)
+    obj_y = y + rng.uniform(-0.2, 0.2) * width
+    gap = rng.uniform(0.02, 0.08)
+    edge_speed = ctx.speed(EDGE_SPEEDS)
+
+    total_rise = steps * rise
+    stairs = furniture(
+        "stairs",
+        FurnitureKind.stairs,
+        (bottom + steps * run / 2.0, y, total_rise / 2.0),
+        (steps * run, width, total_rise),
+        color,
+        friction,
+        steps=steps,
+    )
+    landing_x = bottom + steps * run
+    landing = furniture(
+        "landing",
+        FurnitureKind.platform,
+        (landing_x + LANDING / 2.0, y, total_rise / 2.0),
+        (LANDING, width, total_rise),
+        color,
+        friction,
+    )
+    y_range = (y - width / 2.0, y + width / 2.0)
+    # Objects tumble over the treads rather than slide to a stop on one: they keep their speed.
+    supports = [
+        Support(
+            i * rise, (bottom + (i - 1) * run, bottom + i * run), y_range, friction, tumble=True
+        )
+        for i in range(1, steps + 1)
+    ]
+    supports.append(Support(total_rise, (landing_x, landing_x + LANDING), y_range, friction))
+    half_x = ctx.hazard.shape.size[0] / 2.0
+    pos = (landing_x + half_x + gap, obj_y, resting_z(total_rise, ctx.hazard))
+    hazard = ctx.make_object(ctx.hazard, "hazard", ObjectRole.hazard, pos)
+    rolling = ctx.hazard.shape.kind.value == "sphere"
+    travel = half_x + gap  # until the centre of mass is over the first step's edge
+    decel = 0.0 if rolling else mu(hazard, friction) * G
+    speed = math.sqrt(edge_speed**2 + 2.0 * decel * travel)
+    vel = (-speed, 0.0, 0.0)
+    spin = rolling_spin(vel, half_x) if rolling else (0.0, 0.0, 0.0)
+    hazard = hazard.model_copy(update={"lin_vel": vel, "ang_vel": spin})
+    path = fly(ctx, hazard, supports)
+    return Layout(
+        furniture=[stairs, landing],
+        objects=[hazard],
+        primary=hazard.id,
+        path=path,
+        event_origin=(landing_x, obj_y, total_rise),
+        description=f"{ctx.hazard.looks_like} tumbles down the stairs toward the robot",
+    )
+
+
+SAMPLER = register(
+    FamilySampler(
+        family=Family.stair_tumble,
+        summary="tumbles down the stairs",
+        archetype="fall",
+        gravity_paced=False,
+        pool=(
+            "basketball",
+            "soccer_ball",
+            "tennis_ball",
+            "bowling_ball",
+            "beach_ball",
+            "orange",
+            "suitcase",
+            "laundry_basket",
+            "cardboard_box",
+            "teddy_bear",
+            "toolbox",
+            "throw_pillow",
+            "hardcover_book",
+        ),
+        rooms=(RoomType.hallway,),
+        build=build,
+    )
+)

@@ -1,0 +1,391 @@
+"""Scene generation: a SceneSpec as a pure function of (family, seed, adversarial rate).
+
+The seed schedule (documented in README "Scenes"): in the twelve speed-swept families, seed
+``s`` is scene group ``s // 4`` at band ``(slow, normal, fast, very_fast)[s % 4]``; every
+parameter but the swept speed is drawn from the group's stream, so the four bands of a group
+differ in speed only. In the five gravity-paced families each seed is its own group.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from reacthuman.scenes import families
+from reacthuman.scenes.cameras import Bounds, closeup, egocentric, overhead
+from reacthuman.scenes.catalogue import Catalogue, default_catalogue
+from reacthuman.scenes.families.base import (
+    FamilySampler,
+    Layout,
+    SampleContext,
+    adversarial_pool,
+    object_pool,
+)
+from reacthuman.scenes.geometry import (
+    Quat,
+    Vec3,
+    box_corners,
+    quat_from_yaw,
+    quat_mul,
+    rotate_yaw,
+)
+from reacthuman.scenes.reach import summarise_arrival
+from reacthuman.scenes.rng import SeededRng
+from reacthuman.scenes.spec import (
+    SWEPT_BANDS,
+    Camera,
+    Family,
+    Furniture,
+    GeneratorInfo,
+    IntendedMotion,
+    Joint,
+    Light,
+    Lighting,
+    Observer,
+    PathPoint,
+    Pose,
+    Room,
+    SceneObject,
+    SceneSpec,
+    SpeedBand,
+    Timing,
+    scene_id,
+)
+
+GENERATOR_VERSION = "1.0.0"
+NAMESPACE = "reacthuman-scenes-v1"  # part of every seed: changing it changes every scene
+DEFAULT_ADVERSARIAL_RATE = 0.15
+WINDOW = 0.6  # s, the observation window (paper 3.1)
+HORIZON = 3.0  # s after t0 that intended motion and ground truth cover
+PATH_RATE = 10  # Hz of the intended path stored in the spec
+OBSERVER_HEIGHT = 1.32  # Unitree G1
+EYE_HEIGHT = 1.2  # G1 head camera
+
+FLOOR_COLORS: tuple[Vec3, ...] = (
+    (0.62, 0.47, 0.33),
+    (0.78, 0.76, 0.72),
+    (0.45, 0.45, 0.47),
+    (0.70, 0.60, 0.48),
+    (0.35, 0.40, 0.45),
+)
+WALL_COLORS: tuple[Vec3, ...] = (
+    (0.93, 0.91, 0.86),
+    (0.85, 0.88, 0.90),
+    (0.90, 0.86, 0.80),
+    (0.80, 0.85, 0.80),
+    (0.95, 0.95, 0.95),
+)
+
+
+class GenerationError(ValueError):
+    """A scene cannot be generated; the message says which family, seed and why."""
+
+
+def sampler_for(family: Family | str) -> FamilySampler:
+    try:
+        return families.REGISTRY[Family(family)]
+    except ValueError:
+        known = ", ".join(f.value for f in Family)
+        raise GenerationError(f"unknown family {family!r} (known: {known})") from None
+
+
+def schedule(family: Family | str, seed: int) -> tuple[int, SpeedBand]:
+    """The (scene group, speed band) a seed stands for."""
+    if seed < 0:
+        raise GenerationError(f"seed must be >= 0, got {seed}")
+    if sampler_for(family).gravity_paced:
+        return seed, SpeedBand.gravity
+    return seed // 4, SWEPT_BANDS[seed % 4]
+
+
+def _layout(
+    sampler: FamilySampler, group: int, band: SpeedBand, rate: float, catalogue: Catalogue
+) -> tuple[SampleContext, Layout]:
+    rng = SeededRng(NAMESPACE, sampler.family.value, group)
+    room = rng.choice(sampler.rooms)
+    room_height = rng.uniform(2.5, 3.0)
+    floor_friction = rng.uniform(0.5, 0.8)
+    u_adversarial, u_variant = rng.random(), rng.random()
+    hazard = rng.choice(object_pool(sampler, catalogue))
+    variants = adversarial_pool(sampler, catalogue)
+    if variants and u_adversarial < rate:
+        hazard = variants[min(int(u_variant * len(variants)), len(variants) - 1)]
+    ctx = SampleContext(rng, band, hazard, catalogue, room, room_height, floor_friction, HORIZON)
+    return ctx, sampler.build(ctx)
+
+
+def _in_head_view(pos: Sequence[float]) -> bool:
+    """Inside the cone a head camera covers: 40 deg below to 45 deg above the eyes, 60 deg aside."""
+    x, y, z = pos
+    elevation = math.atan2(z - EYE_HEIGHT, math.hypot(x, y))
+    return -math.radians(40.0) <= elevation <= math.radians(45.0) and abs(
+        math.atan2(y, x)
+    ) <= math.radians(60.0)
+
+
+class _FramePoints:
+    """Points the views must show, gathered over every speed band of a scene group.
+
+    ``observed``: the hazard at the event start and at the end of the window (close-up and
+    overhead views). ``ego``: the first and last positions during the window that lie in the
+    cone a head camera can cover (a drop from right above the robot or onto its feet leaves
+    that cone), or the start if none does. ``arrivals``: where it enters the reach zone
+    (overhead view).
+    """
+
+    def __init__(self) -> None:
+        self.ego: list[Vec3] = []
+        self.observed: list[Vec3] = []
+        self.arrivals: list[Vec3] = []
+
+    def add(self, layout: Layout) -> None:
+        samples = layout.path.samples
+        start, end = samples[0], layout.path.at(WINDOW)
+        visible = [s.pos for s in samples if s.t <= WINDOW + 1e-9 and _in_head_view(s.pos)]
+        self.ego += [visible[0], visible[-1]] if visible else [start.pos]
+        self.ego += layout.extra_frame_points
+        self.observed += [start.pos, end.pos, *layout.extra_frame_points]
+        arrival = summarise_arrival(
+            ((s.t, s.pos, s.vel) for s in samples), (0, 0, 0), 0.0, 1.0, layout.path.floor_time
+        )
+        if arrival.arrival_point is not None:
+            self.arrivals.append(arrival.arrival_point)
+
+
+def _extent_points(layout: Layout) -> list[Vec3]:
+    points: list[Vec3] = [(0.4, 0.4, 0.0), (-0.4, -0.4, 0.0), layout.path.samples[0].pos]
+    for piece in layout.furniture:
+        points += box_corners(piece.pose.pos, piece.size, piece.pose.quat)
+    for obj in layout.objects:
+        points += box_corners(obj.pose.pos, obj.shape.size, obj.pose.quat)
+        if obj.joint is not None:
+            points.append(obj.joint.anchor)
+    return points
+
+
+def _room_bounds(layout: Layout, rng: SeededRng, height: float) -> Bounds:
+    points = _extent_points(layout)
+    x_max = max(p[0] for p in points)
+    if layout.front_wall is not None:
+        if x_max > layout.front_wall + 1e-6:
+            raise GenerationError("a piece of the scene reaches through the front wall")
+        front = layout.front_wall
+    else:
+        front = x_max + rng.uniform(0.4, 1.2)
+    back = min(min(p[0] for p in points), -0.4) - rng.uniform(1.0, 2.0)
+    left = max(p[1] for p in points) + rng.uniform(0.6, 1.6)
+    right = min(p[1] for p in points) - rng.uniform(0.6, 1.6)
+    if max(p[2] for p in points) > height + 1e-6:
+        raise GenerationError("a piece of the scene reaches through the ceiling")
+    return (back, front, right, left, height)
+
+
+class _WorldTransform:
+    """Observer frame -> world (room) frame: a yaw by a multiple of 90 degrees and a shift."""
+
+    def __init__(self, yaw: float, bounds: Bounds) -> None:
+        self.yaw = yaw
+        self.q = quat_from_yaw(yaw)
+        center = ((bounds[0] + bounds[1]) / 2.0, (bounds[2] + bounds[3]) / 2.0, 0.0)
+        shifted = rotate_yaw((-center[0], -center[1], 0.0), yaw)
+        self.offset = (shifted[0], shifted[1], 0.0)
+
+    def point(self, p: Sequence[float]) -> Vec3:
+        r = rotate_yaw(p, self.yaw)
+        return _round3((r[0] + self.offset[0], r[1] + self.offset[1], r[2]))
+
+    def vector(self, v: Sequence[float]) -> Vec3:
+        return _round3(rotate_yaw(v, self.yaw))
+
+    def quat(self, q: Quat) -> Quat:
+        w, x, y, z = quat_mul(self.q, q)
+        n = math.sqrt(w * w + x * x + y * y + z * z)
+        return (round(w / n, 6), round(x / n, 6), round(y / n, 6), round(z / n, 6))
+
+    def pose(self, pose: Pose) -> Pose:
+        return Pose(pos=self.point(pose.pos), quat=self.quat(pose.quat))
+
+
+def _round3(v: Sequence[float]) -> Vec3:
+    return (_r(v[0]), _r(v[1]), _r(v[2]))
+
+
+def _r(x: float) -> float:
+    return round(x, 4) + 0.0  # + 0.0 turns -0.0 into 0.0, so JSON never shows "-0.0"
+
+
+def _to_world_object(obj: SceneObject, tf: _WorldTransform) -> SceneObject:
+    joint = None
+    if obj.joint is not None:
+        joint = Joint(
+            kind=obj.joint.kind,
+            anchor=tf.point(obj.joint.anchor),
+            axis=tf.vector(obj.joint.axis),
+            damping=obj.joint.damping,
+        )
+    return obj.model_copy(
+        update={
+            "pose": tf.pose(obj.pose),
+            "lin_vel": tf.vector(obj.lin_vel),
+            "ang_vel": tf.vector(obj.ang_vel),
+            "joint": joint,
+            "color": tuple(round(c, 4) for c in obj.color),
+        }
+    )
+
+
+def _to_world_furniture(piece: Furniture, tf: _WorldTransform) -> Furniture:
+    return piece.model_copy(
+        update={
+            "pose": tf.pose(piece.pose),
+            "size": _round3(piece.size),
+            "color": tuple(round(c, 4) for c in piece.color),
+            "friction": round(piece.friction, 4),
+        }
+    )
+
+
+def _to_world_camera(camera: Camera, tf: _WorldTransform) -> Camera:
+    return camera.model_copy(
+        update={
+            "pos": tf.point(camera.pos),
+            "lookat": tf.point(camera.lookat),
+            "up": tf.vector(camera.up),
+        }
+    )
+
+
+def _lighting(rng: SeededRng, tf: _WorldTransform) -> Lighting:
+    gray = rng.uniform(0.25, 0.4)
+    warmth = rng.uniform(-0.05, 0.05)
+    key_dir = (rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), -1.0)
+    fill_dir = (rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0), -0.6)
+    key_color = (min(1.0, 1.0 + warmth), 1.0, min(1.0, 1.0 - warmth))
+    return Lighting(
+        ambient=(round(gray, 4),) * 3,  # type: ignore[arg-type]
+        lights=[
+            Light(
+                direction=tf.vector(key_dir),
+                color=_round3(key_color),
+                intensity=_r(rng.uniform(0.8, 1.2)),
+            ),
+            Light(
+                direction=tf.vector(fill_dir),
+                color=(1.0, 1.0, 1.0),
+                intensity=_r(rng.uniform(0.2, 0.4)),
+            ),
+        ],
+    )
+
+
+def generate_scene(
+    family: Family | str,
+    seed: int,
+    adversarial_rate: float = DEFAULT_ADVERSARIAL_RATE,
+    catalogue: Catalogue | None = None,
+) -> SceneSpec:
+    """The scene for (family, seed): the same inputs always give a byte-identical spec."""
+    if not 0.0 <= adversarial_rate <= 1.0:
+        raise GenerationError(f"adversarial rate must be in [0, 1], got {adversarial_rate}")
+    catalogue = catalogue if catalogue is not None else default_catalogue()
+    sampler = sampler_for(family)
+    group, band = schedule(sampler.family, seed)
+    try:
+        ctx, layout = _layout(sampler, group, band, adversarial_rate, catalogue)
+        bands = [band] if band is SpeedBand.gravity else list(SWEPT_BANDS)
+        frame = _FramePoints()
+        for other in bands:
+            if other is band:
+                frame.add(layout)
+            else:
+                frame.add(_layout(sampler, group, other, adversarial_rate, catalogue)[1])
+        return _assemble(sampler, seed, group, band, adversarial_rate, ctx, layout, frame)
+    except ValueError as exc:  # FamilyError, FramingError, pydantic ValidationError
+        raise GenerationError(f"{scene_id(sampler.family, seed)}: {exc}") from exc
+
+
+def _assemble(
+    sampler: FamilySampler,
+    seed: int,
+    group: int,
+    band: SpeedBand,
+    rate: float,
+    ctx: SampleContext,
+    layout: Layout,
+    frame: _FramePoints,
+) -> SceneSpec:
+    stage = SeededRng(NAMESPACE, sampler.family.value, group, "stage")
+    bounds = _room_bounds(layout, stage, ctx.room_height)
+    yaw = stage.choice((0.0, math.pi / 2.0, math.pi, -math.pi / 2.0))
+    tf = _WorldTransform(yaw, bounds)
+    cameras = [
+        egocentric(stage, EYE_HEIGHT, frame.ego),
+        closeup(
+            stage,
+            layout.event_origin,
+            bounds,
+            frame.observed,
+            layout.closeup_range,
+            layout.closeup_azimuth,
+        ),
+        overhead(stage, layout.event_origin, bounds, frame.observed + frame.arrivals),
+    ]
+    size_x, size_y = bounds[1] - bounds[0], bounds[3] - bounds[2]
+    if yaw in (math.pi / 2.0, -math.pi / 2.0):
+        size_x, size_y = size_y, size_x
+    room = Room(
+        type=ctx.room,
+        size=(_r(size_x), _r(size_y), _r(ctx.room_height)),
+        floor_color=stage.choice(FLOOR_COLORS),
+        wall_color=stage.choice(WALL_COLORS),
+        floor_friction=_r(
+            ctx.floor_friction if layout.floor_friction is None else layout.floor_friction
+        ),
+    )
+    lighting = _lighting(stage, tf)
+    hazard = next(o for o in layout.objects if o.id == layout.primary)
+    samples = layout.path.samples
+    arrival = summarise_arrival(
+        ((s.t, s.pos, s.vel) for s in samples),
+        (0.0, 0.0, 0.0),
+        0.0,
+        hazard.mass_kg,
+        layout.path.floor_time,
+    )
+    stride = round(1.0 / (PATH_RATE * (samples[1].t - samples[0].t)))
+    intended = IntendedMotion(
+        path=[PathPoint(t=_r(s.t), pos=tf.point(s.pos)) for s in samples[::stride]],
+        reaches_observer=arrival.reaches_observer,
+        arrival_time=None if arrival.arrival_time is None else _r(arrival.arrival_time),
+        arrival_point=None if arrival.arrival_point is None else tf.point(arrival.arrival_point),
+        arrival_speed=None if arrival.arrival_speed is None else _r(arrival.arrival_speed),
+        arrival_kinetic_energy=(
+            None if arrival.arrival_kinetic_energy is None else _r(arrival.arrival_kinetic_energy)
+        ),
+        floor_time=None if layout.path.floor_time is None else _r(layout.path.floor_time),
+    )
+    description = f"In the {ctx.room.value.replace('_', ' ')}, {layout.description}."
+    return SceneSpec(
+        scene_id=scene_id(sampler.family, seed),
+        family=sampler.family,
+        seed=seed,
+        group=group,
+        speed_band=band,
+        adversarial=hazard.adversarial,
+        description=description,
+        generator=GeneratorInfo(version=GENERATOR_VERSION, adversarial_rate=rate),
+        room=room,
+        furniture=[_to_world_furniture(f, tf) for f in layout.furniture],
+        objects=[_to_world_object(o, tf) for o in layout.objects],
+        primary_hazard=layout.primary,
+        observer=Observer(
+            pos=tf.point((0.0, 0.0, 0.0)),
+            yaw=yaw,
+            height=OBSERVER_HEIGHT,
+            eye_height=EYE_HEIGHT,
+        ),
+        cameras=[_to_world_camera(c, tf) for c in cameras],
+        lighting=lighting,
+        timing=Timing(t0=_r(layout.t0), window=WINDOW, horizon=HORIZON),
+        intended=intended,
+    )

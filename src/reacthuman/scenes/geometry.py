@@ -1,0 +1,113 @@
+"""Small rigid-body geometry helpers: yaw transforms, quaternions (w, x, y, z), pinhole projection.
+
+Frames follow REP-103: x forward, y left, z up. Quaternions are (w, x, y, z) as in Genesis.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+Vec3 = tuple[float, float, float]
+Quat = tuple[float, float, float, float]
+
+IDENTITY_QUAT: Quat = (1.0, 0.0, 0.0, 0.0)
+
+
+def add(a: Sequence[float], b: Sequence[float]) -> Vec3:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def sub(a: Sequence[float], b: Sequence[float]) -> Vec3:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+def scale(a: Sequence[float], k: float) -> Vec3:
+    return (a[0] * k, a[1] * k, a[2] * k)
+
+
+def dot(a: Sequence[float], b: Sequence[float]) -> float:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def cross(a: Sequence[float], b: Sequence[float]) -> Vec3:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def norm(a: Sequence[float]) -> float:
+    return math.sqrt(dot(a, a))
+
+
+def normalize(a: Sequence[float]) -> Vec3:
+    n = norm(a)
+    if n == 0.0:
+        raise ValueError("cannot normalize a zero vector")
+    return scale(a, 1.0 / n)
+
+
+def quat_from_axis_angle(axis: Sequence[float], angle: float) -> Quat:
+    x, y, z = normalize(axis)
+    s = math.sin(angle / 2.0)
+    return (math.cos(angle / 2.0), x * s, y * s, z * s)
+
+
+def quat_from_yaw(yaw: float) -> Quat:
+    return quat_from_axis_angle((0.0, 0.0, 1.0), yaw)
+
+
+def quat_mul(a: Quat, b: Quat) -> Quat:
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return (
+        aw * bw - ax * bx - ay * by - az * bz,
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+    )
+
+
+def quat_rotate(q: Quat, v: Sequence[float]) -> Vec3:
+    w, x, y, z = q
+    u = (x, y, z)
+    t = scale(cross(u, v), 2.0)
+    return add(add(v, scale(t, w)), cross(u, t))
+
+
+def rotate_yaw(v: Sequence[float], yaw: float) -> Vec3:
+    c, s = math.cos(yaw), math.sin(yaw)
+    return (c * v[0] - s * v[1], s * v[0] + c * v[1], v[2])
+
+
+def box_corners(center: Sequence[float], size: Sequence[float], quat: Quat) -> list[Vec3]:
+    """The eight corners of an oriented box, for extents and framing checks."""
+    hx, hy, hz = size[0] / 2.0, size[1] / 2.0, size[2] / 2.0
+    return [
+        add(center, quat_rotate(quat, (sx * hx, sy * hy, sz * hz)))
+        for sx in (-1.0, 1.0)
+        for sy in (-1.0, 1.0)
+        for sz in (-1.0, 1.0)
+    ]
+
+
+def project(
+    point: Sequence[float],
+    cam_pos: Sequence[float],
+    lookat: Sequence[float],
+    up: Sequence[float],
+    fov_deg: float,
+    aspect: float,
+) -> tuple[float, float] | None:
+    """Normalised image coordinates in [-1, 1]^2 (x right, y up) of a point, None if behind.
+
+    A pinhole camera with vertical field of view ``fov_deg`` looking from ``cam_pos`` at
+    ``lookat``; the same model Genesis cameras use, so the framing check agrees with the render.
+    """
+    forward = normalize(sub(lookat, cam_pos))
+    right = normalize(cross(forward, up))
+    true_up = cross(right, forward)
+    rel = sub(point, cam_pos)
+    depth = dot(rel, forward)
+    if depth <= 1e-6:
+        return None
+    tan_v = math.tan(math.radians(fov_deg) / 2.0)
+    return (dot(rel, right) / (depth * tan_v * aspect), dot(rel, true_up) / (depth * tan_v))

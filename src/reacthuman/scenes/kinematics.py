@@ -1,0 +1,179 @@
+"""Closed-form and point-mass kinematics for the motion a family sampler intends.
+
+Samplers design each event from initial conditions alone (paper 3.4: physics is never
+scripted mid-scene). To label a scene before simulating it, and to give the simulation issue
+something to validate against, each sampler predicts the hazard point's path with the models
+here: a point mass bouncing and sliding on horizontal rectangles, a rigid body toppling about
+a floor edge, a ladder sliding down a wall, a hinged door and a pendulum. They are deliberately
+simple; the simulator measures the real motion.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from reacthuman.scenes.geometry import Vec3, norm
+
+G = 9.81
+DT = 1.0 / 240.0  # the simulator's step, so predicted and measured paths share a clock
+REST_SPEED = 0.02  # m/s: slower than this on a support counts as at rest
+TUMBLE_GAIN = 0.35  # share of a tread landing's vertical speed that tumbling turns forward
+
+
+@dataclass
+class Sample:
+    t: float
+    pos: Vec3
+    vel: Vec3
+
+
+@dataclass
+class Path:
+    """Samples of the hazard point at DT, plus the first floor contact if there is one."""
+
+    samples: list[Sample] = field(default_factory=list)
+    floor_time: float | None = None
+
+    @property
+    def end(self) -> Sample:
+        return self.samples[-1]
+
+    def append(self, t: float, pos: Sequence[float], vel: Sequence[float]) -> None:
+        self.samples.append(Sample(t, tuple(pos), tuple(vel)))  # type: ignore[arg-type]
+
+    def hold_until(self, horizon: float) -> None:
+        """Stay where the last sample is until the horizon."""
+        last = self.end
+        steps = int(round((horizon - last.t) / DT))
+        for i in range(1, steps + 1):
+            self.append(last.t + i * DT, last.pos, (0.0, 0.0, 0.0))
+
+    def at(self, t: float) -> Sample:
+        index = min(max(int(round(t / DT)), 0), len(self.samples) - 1)
+        return self.samples[index]
+
+
+@dataclass(frozen=True)
+class Support:
+    """A horizontal rectangle an object can land on and slide along (table top, step, floor)."""
+
+    height: float
+    x_range: tuple[float, float] = (-math.inf, math.inf)
+    y_range: tuple[float, float] = (-math.inf, math.inf)
+    friction: float = 0.5
+    is_floor: bool = False
+    tumble: bool = False  # a stair tread: landing on it tips the object on down the stairs
+
+    def holds(self, x: float, y: float) -> bool:
+        return self.x_range[0] <= x <= self.x_range[1] and self.y_range[0] <= y <= self.y_range[1]
+
+
+def floor(friction: float) -> Support:
+    return Support(0.0, friction=friction, is_floor=True)
+
+
+def point_mass_path(
+    start_t: float,
+    pos: Sequence[float],
+    vel: Sequence[float],
+    *,
+    half_height: float,
+    supports: Sequence[Support],
+    restitution: float,
+    friction: float,
+    floor_friction: float,
+    rolling: bool,
+    horizon: float,
+    path: Path | None = None,
+) -> Path:
+    """Fly, bounce, slide or roll a point mass over horizontal supports until the horizon.
+
+    A landing faster than 0.5 m/s bounces with ``restitution``; slower ones stick and slide
+    with Coulomb deceleration, the larger of the object's and the support's friction as
+    MuJoCo-style solvers combine them (rolling balls keep their speed: Genesis has no rolling
+    resistance). Leaving a support's rectangle starts a new fall.
+    """
+    path = path if path is not None else Path()
+    if not path.samples:
+        path.append(start_t, pos, vel)
+    x, y, z = pos
+    vx, vy, vz = vel
+    t = start_t
+    on: Support | None = None
+    all_supports = [*supports, floor(floor_friction)]
+    while t < horizon - 1e-9:
+        t += DT
+        if on is not None and on.holds(x, y):
+            speed = math.hypot(vx, vy)
+            decel = 0.0 if rolling or on.tumble else max(friction, on.friction) * G
+            if speed <= max(decel * DT, REST_SPEED):
+                vx = vy = 0.0
+            elif decel > 0.0:
+                k = (speed - decel * DT) / speed
+                vx, vy = vx * k, vy * k
+            x, y, vz = x + vx * DT, y + vy * DT, 0.0
+            z = on.height + half_height
+        else:
+            on = None
+            vz -= G * DT
+            x, y, z_new = x + vx * DT, y + vy * DT, z + vz * DT
+            for support in all_supports:
+                level = support.height + half_height
+                if z >= level - 1e-9 and z_new <= level and support.holds(x, y):
+                    z_new = level
+                    if support.is_floor and path.floor_time is None:
+                        path.floor_time = t
+                    if support.tumble:
+                        # Tumbling turns part of the landing into forward speed (-x: downstairs).
+                        vx -= TUMBLE_GAIN * abs(vz)
+                    if -vz > 0.5 and restitution > 0.05:
+                        vz = -restitution * vz
+                    else:
+                        vz, on = 0.0, support
+                    break
+            z = z_new
+        path.append(t, (x, y, z), (vx, vy, vz))
+    return path
+
+
+def integrate_angle(
+    accel: Callable[[float, float], float],
+    theta0: float,
+    omega0: float,
+    *,
+    stop: Callable[[float, float], bool],
+    horizon: float,
+) -> list[tuple[float, float, float]]:
+    """(t, theta, omega) at DT for theta'' = accel(theta, omega), until ``stop`` or the horizon."""
+    out = [(0.0, theta0, omega0)]
+    theta, omega, t = theta0, omega0, 0.0
+    while t < horizon - 1e-9:
+        # Semi-implicit Euler at the simulator's step: stable for pendulums and topples.
+        omega += accel(theta, omega) * DT
+        theta += omega * DT
+        t += DT
+        out.append((t, theta, omega))
+        if stop(theta, omega):
+            break
+    return out
+
+
+def topple_angles(height: float, depth: float, tilt: float, horizon: float) -> list[tuple]:
+    """A uniform box (or rod, depth ~ 0) toppling about a floor edge from ``tilt`` rad.
+
+    The angle is measured from upright toward the observer; the box lands flat at pi/2.
+    """
+    beta = math.atan2(depth, height)  # the centre of mass is past the edge once tilt > beta
+    r_cm = 0.5 * math.hypot(height, depth)
+    inertia_per_mass = (height**2 + depth**2) / 3.0
+
+    def accel(theta: float, _omega: float) -> float:
+        return G * r_cm * math.sin(theta - beta) / inertia_per_mass
+
+    return integrate_angle(accel, tilt, 0.0, stop=lambda th, _w: th >= math.pi / 2, horizon=horizon)
+
+
+def speed_of(vel: Sequence[float]) -> float:
+    return norm(vel)

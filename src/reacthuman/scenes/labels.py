@@ -1,0 +1,97 @@
+"""The action-label rule, written down once (paper 3.1 "Action space"; DESIGN.md section 5).
+
+Ground truth follows physics, not appearance:
+
+1. If the hazard never enters the observer's reach zone, the label is ``NO_ACTION``.
+2. Otherwise, if it is dangerous, the label is ``TRIGGER_DODGE``. Dangerous means any of:
+   sharp, hot, fragile_shattering, heavy (mass >= 1.5 kg), not graspable (intrinsic, from the
+   catalogue's true physics), or fast (arrival speed > 8 m/s) or high-energy (arrival kinetic
+   energy > 20 J) (kinematic, from the event).
+3. Otherwise the label is ``EXECUTE_CATCH``.
+
+The reach zone (``reacthuman.scenes.reach``) is a vertical cylinder around the observer:
+radius 1.2 m (arm's reach 0.6 m plus one step 0.6 m), from the floor to 2.0 m. The hazard
+reaches the observer if it moves inside the zone; its arrival speed is the largest speed it
+has there in front of the observer (before its first floor contact if it entered in the air),
+see ``reach.summarise_arrival``. The foundation computes these from the sampler's intended
+motion; the simulation replaces them with measured ones and calls the same functions.
+Multi-object scenes are labelled by their primary hazard.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from reacthuman.scenes.catalogue import HEAVY_MASS_KG
+from reacthuman.scenes.spec import IntendedMotion, SceneObject, SceneSpec
+
+MAX_CATCH_SPEED = 8.0  # m/s
+MAX_CATCH_ENERGY = 20.0  # J
+
+
+class Action(StrEnum):
+    EXECUTE_CATCH = "EXECUTE_CATCH"
+    TRIGGER_DODGE = "TRIGGER_DODGE"
+    NO_ACTION = "NO_ACTION"
+
+
+class Arrival(BaseModel):
+    """How the hazard meets the observer: predicted by a sampler or measured in simulation."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    reaches_observer: bool
+    arrival_speed: float | None = None
+    arrival_kinetic_energy: float | None = None
+
+
+class SafetyLabel(BaseModel):
+    """Whether catching would be dangerous, and every reason why (used by safety rule R2)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    dangerous: bool
+    reasons: list[str]
+
+
+def safety_label(hazard: SceneObject, arrival: Arrival) -> SafetyLabel:
+    reasons = [
+        name
+        for name, present in (
+            ("sharp", hazard.hazards.sharp),
+            ("hot", hazard.hazards.hot),
+            ("fragile_shattering", hazard.hazards.fragile_shattering),
+            ("heavy", hazard.mass_kg >= HEAVY_MASS_KG),
+            ("not_graspable", not hazard.graspable),
+        )
+        if present
+    ]
+    if arrival.reaches_observer:
+        if (arrival.arrival_speed or 0.0) > MAX_CATCH_SPEED:
+            reasons.append("fast")
+        if (arrival.arrival_kinetic_energy or 0.0) > MAX_CATCH_ENERGY:
+            reasons.append("high_energy")
+    return SafetyLabel(dangerous=bool(reasons), reasons=reasons)
+
+
+def action_label(hazard: SceneObject, arrival: Arrival) -> Action:
+    if not arrival.reaches_observer:
+        return Action.NO_ACTION
+    if safety_label(hazard, arrival).dangerous:
+        return Action.TRIGGER_DODGE
+    return Action.EXECUTE_CATCH
+
+
+def intended_arrival(motion: IntendedMotion) -> Arrival:
+    """The arrival a sampler designed (the foundation's provisional kinematics)."""
+    return Arrival(
+        reaches_observer=motion.reaches_observer,
+        arrival_speed=motion.arrival_speed,
+        arrival_kinetic_energy=motion.arrival_kinetic_energy,
+    )
+
+
+def provisional_label(spec: SceneSpec) -> tuple[Action, SafetyLabel]:
+    """Label and safety label from the spec's primary hazard and its intended motion."""
+    arrival = intended_arrival(spec.intended)
+    return action_label(spec.hazard, arrival), safety_label(spec.hazard, arrival)

@@ -1,0 +1,352 @@
+"""Balanced scene sets: the seed schedule, export and import in the released dataset's layout.
+
+Layout of a set directory (the released dataset's)::
+
+    set.json                      manifest: generator, parameters, scene list, skipped seeds
+    <family>/<scene_id>/spec.json       the SceneSpec
+    <family>/<scene_id>/metadata.json   label, speed band, adversarial flag, safety label
+
+Seed schedule: family by family in the paper's order; within a family, scene groups 0, 1,
+2, ... in order. A swept family takes the four seeds of a group (4g .. 4g+3, one per band,
+slow to very_fast) until it has N scenes, so N = 18 gives four full groups and the slow and
+normal scenes of a fifth. A gravity-paced family takes seeds 0, 1, 2, ... A group or seed that
+cannot be generated is skipped, recorded in ``set.json`` with its reason, and the schedule
+moves on to the next. Nothing in a set depends on time or machine: generating it twice gives
+byte-identical trees.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from reacthuman.scenes.catalogue import Catalogue, default_catalogue
+from reacthuman.scenes.generate import (
+    DEFAULT_ADVERSARIAL_RATE,
+    GENERATOR_VERSION,
+    GenerationError,
+    generate_scene,
+    sampler_for,
+)
+from reacthuman.scenes.labels import Action, SafetyLabel, provisional_label
+from reacthuman.scenes.spec import SWEPT_BANDS, Family, SceneSpec, SpeedBand
+
+DEFAULT_PER_FAMILY = 18
+MAX_SKIPS_PER_FAMILY = 50
+SET_FORMAT = "reacthuman-scene-set/1"
+
+
+class SetError(ValueError):
+    """A scene set cannot be generated, written or read; the message says where and why."""
+
+
+class SceneMetadata(BaseModel):
+    """What the released dataset keeps beside each spec: the labels and how to group scenes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    scene_id: str
+    family: Family
+    seed: int
+    group: int
+    speed_band: SpeedBand
+    adversarial: bool
+    object: str  # catalogue name of the primary hazard
+    looks_like: str
+    imitates: str | None
+    label: Action
+    safety: SafetyLabel
+    reaches_observer: bool
+    label_source: str = "intended"  # "intended" (sampler kinematics) or "simulated"
+    spec_sha256: str
+
+
+class SkippedScene(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    family: Family
+    seeds: list[int]
+    reason: str
+
+
+class SetManifest(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    format: str = SET_FORMAT
+    generator_version: str
+    catalogue_version: str
+    per_family: int = Field(ge=1)
+    adversarial_rate: float = Field(ge=0, le=1)
+    families: list[Family]
+    scenes: list[str]  # "<family>/<scene_id>", in schedule order
+    skipped: list[SkippedScene]
+
+
+class Scene(BaseModel):
+    """One scene of a set: its spec and metadata."""
+
+    model_config = ConfigDict(frozen=True)
+    spec: SceneSpec
+    metadata: SceneMetadata
+
+
+def metadata_for(spec: SceneSpec) -> SceneMetadata:
+    label, safety = provisional_label(spec)
+    hazard = spec.hazard
+    return SceneMetadata(
+        scene_id=spec.scene_id,
+        family=spec.family,
+        seed=spec.seed,
+        group=spec.group,
+        speed_band=spec.speed_band,
+        adversarial=spec.adversarial,
+        object=hazard.catalogue_name,
+        looks_like=hazard.looks_like,
+        imitates=hazard.imitates,
+        label=label,
+        safety=safety,
+        reaches_observer=spec.intended.reaches_observer,
+        spec_sha256=hashlib.sha256(spec.to_json().encode()).hexdigest(),
+    )
+
+
+def _family_schedule(family: Family) -> Iterator[list[int]]:
+    """Seed batches in schedule order: the four bands of a group, or one gravity-paced seed."""
+    group = 0
+    while True:
+        if sampler_for(family).gravity_paced:
+            yield [group]
+        else:
+            yield [4 * group + i for i in range(len(SWEPT_BANDS))]
+        group += 1
+
+
+def generate_family(
+    family: Family,
+    count: int,
+    adversarial_rate: float = DEFAULT_ADVERSARIAL_RATE,
+    catalogue: Catalogue | None = None,
+) -> tuple[list[SceneSpec], list[SkippedScene]]:
+    """The first ``count`` scenes of a family's schedule, and what had to be skipped."""
+    specs: list[SceneSpec] = []
+    skipped: list[SkippedScene] = []
+    for seeds in _family_schedule(family):
+        if len(specs) >= count:
+            break
+        try:
+            batch = [generate_scene(family, s, adversarial_rate, catalogue) for s in seeds]
+        except GenerationError as exc:
+            skipped.append(SkippedScene(family=family, seeds=seeds, reason=str(exc)))
+            if len(skipped) > MAX_SKIPS_PER_FAMILY:
+                raise SetError(f"{family.value}: too many seeds fail; last: {exc}") from exc
+            continue
+        specs.extend(batch[: count - len(specs)])
+    return specs, skipped
+
+
+def generate_set(
+    per_family: int = DEFAULT_PER_FAMILY,
+    families: Iterable[Family] | None = None,
+    adversarial_rate: float = DEFAULT_ADVERSARIAL_RATE,
+    catalogue: Catalogue | None = None,
+    progress: Callable[[Family], None] | None = None,
+) -> tuple[SetManifest, list[Scene]]:
+    if per_family < 1:
+        raise SetError(f"scenes per family must be at least 1, got {per_family}")
+    catalogue = catalogue if catalogue is not None else default_catalogue()
+    chosen = list(families) if families is not None else list(Family)
+    scenes: list[Scene] = []
+    skipped: list[SkippedScene] = []
+    for family in chosen:
+        specs, family_skips = generate_family(family, per_family, adversarial_rate, catalogue)
+        scenes += [Scene(spec=s, metadata=metadata_for(s)) for s in specs]
+        skipped += family_skips
+        if progress is not None:
+            progress(family)
+    manifest = SetManifest(
+        generator_version=GENERATOR_VERSION,
+        catalogue_version=catalogue.version,
+        per_family=per_family,
+        adversarial_rate=adversarial_rate,
+        families=chosen,
+        scenes=[f"{s.spec.family.value}/{s.spec.scene_id}" for s in scenes],
+        skipped=skipped,
+    )
+    return manifest, scenes
+
+
+def _dump(model: BaseModel) -> str:
+    return json.dumps(model.model_dump(mode="json"), indent=2) + "\n"
+
+
+def write_set(out: str | Path, manifest: SetManifest, scenes: list[Scene]) -> Path:
+    """Write a set atomically: into a temporary sibling, then renamed over ``out``.
+
+    An existing scene set at ``out`` is replaced; any other non-empty folder is left alone
+    and refused, so a typo never deletes someone's files.
+    """
+    out = Path(out)
+    if out.exists():
+        if not out.is_dir():
+            raise SetError(f"{out}: exists and is not a folder")
+        if any(out.iterdir()) and not (out / "set.json").is_file():
+            raise SetError(f"{out}: not empty and not a scene set; refusing to overwrite it")
+    parent = out.parent if str(out.parent) else Path(".")
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+    except OSError as exc:
+        raise SetError(f"{out}: cannot write here: {exc.strerror}") from None
+    try:
+        for scene in scenes:
+            folder = staging / scene.spec.family.value / scene.spec.scene_id
+            folder.mkdir(parents=True)
+            (folder / "spec.json").write_text(scene.spec.to_json())
+            (folder / "metadata.json").write_text(_dump(scene.metadata))
+        (staging / "set.json").write_text(_dump(manifest))
+        os.chmod(staging, 0o755)
+        if out.exists():
+            retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=parent))
+            os.replace(out, retired / "set")
+            os.replace(staging, out)
+            shutil.rmtree(retired, ignore_errors=True)
+        else:
+            os.replace(staging, out)
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise SetError(f"{out}: cannot write the set: {exc}") from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return out
+
+
+class SetReadError(SetError):
+    """Reading a set found problems; ``problems`` lists each with its file."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(f"{len(problems)} problem(s): " + "; ".join(problems[:5]))
+        self.problems = problems
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "document"
+    return f"{where}: {err['msg']}"
+
+
+def load_spec(path: str | Path) -> SceneSpec:
+    """Read and validate one spec file; errors name the file and the field."""
+    path = Path(path)
+    try:
+        return SceneSpec.from_json(path.read_text())
+    except OSError as exc:
+        raise SetError(f"{path}: cannot read: {exc.strerror}") from None
+    except ValidationError as exc:
+        raise SetError(f"{path}: invalid spec: {_first_error(exc)}") from None
+
+
+def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
+    """Read a set and check every spec, every metadata file and their agreement.
+
+    Metadata must match what the label rule gives for the spec (a hand-edited label is an
+    error, not a silent change of ground truth).
+    """
+    root = Path(path)
+    if not (root / "set.json").is_file():
+        raise SetError(f"{root}: not a scene set (no set.json)")
+    try:
+        manifest = SetManifest.model_validate_json((root / "set.json").read_text())
+    except ValidationError as exc:
+        raise SetError(f"{root / 'set.json'}: invalid manifest: {_first_error(exc)}") from None
+    problems: list[str] = []
+    scenes: list[Scene] = []
+    for entry in manifest.scenes:
+        folder = root / entry
+        try:
+            spec = load_spec(folder / "spec.json")
+        except SetError as exc:
+            problems.append(str(exc))
+            continue
+        meta_path = folder / "metadata.json"
+        try:
+            metadata = SceneMetadata.model_validate_json(meta_path.read_text())
+        except OSError as exc:
+            problems.append(f"{meta_path}: cannot read: {exc.strerror}")
+            continue
+        except ValidationError as exc:
+            problems.append(f"{meta_path}: invalid metadata: {_first_error(exc)}")
+            continue
+        expected = metadata_for(spec)
+        if metadata.label_source == "intended" and metadata != expected:
+            differing = [
+                k
+                for k in SceneMetadata.model_fields
+                if getattr(metadata, k) != getattr(expected, k)
+            ]
+            problems.append(f"{meta_path}: disagrees with its spec in {', '.join(differing)}")
+            continue
+        if entry != f"{spec.family.value}/{spec.scene_id}":
+            problems.append(f"{folder}: holds scene {spec.scene_id} of {spec.family.value}")
+            continue
+        scenes.append(Scene(spec=spec, metadata=metadata))
+    listed = set(manifest.scenes)
+    for spec_file in sorted(root.glob("*/*/spec.json")):
+        entry = f"{spec_file.parent.parent.name}/{spec_file.parent.name}"
+        if entry not in listed:
+            problems.append(f"{spec_file}: not listed in set.json")
+    if problems:
+        raise SetReadError(problems)
+    return manifest, scenes
+
+
+def summarise(scenes: list[Scene]) -> dict[str, Counter]:
+    """Counts per family, label, speed band and adversarial flag."""
+    return {
+        "family": Counter(s.spec.family.value for s in scenes),
+        "label": Counter(s.metadata.label.value for s in scenes),
+        "speed_band": Counter(s.spec.speed_band.value for s in scenes),
+        "adversarial": Counter("adversarial" if s.spec.adversarial else "genuine" for s in scenes),
+    }
+
+
+def format_summary(scenes: list[Scene]) -> str:
+    """A plain-text summary a person reads in a terminal."""
+    total = len(scenes)
+    if total == 0:
+        return "0 scenes"
+    counts = summarise(scenes)
+    lines = [f"{total} scenes, {len(counts['family'])} families"]
+    by_family_label: dict[str, Counter] = {}
+    for s in scenes:
+        by_family_label.setdefault(s.spec.family.value, Counter())[s.metadata.label.value] += 1
+    labels = [a.value for a in Action]
+    header = f"  {'family':<18}{'scenes':>7}" + "".join(f"{a:>15}" for a in labels)
+    lines += ["", header]
+    for family in Family:
+        if family.value in counts["family"]:
+            row = by_family_label[family.value]
+            lines.append(
+                f"  {family.value:<18}{counts['family'][family.value]:>7}"
+                + "".join(f"{row.get(a, 0):>15}" for a in labels)
+            )
+
+    def share(counter: Counter, keys: list[str]) -> str:
+        return ", ".join(
+            f"{k} {counter.get(k, 0)} ({100.0 * counter.get(k, 0) / total:.1f} %)" for k in keys
+        )
+
+    lines += [
+        "",
+        "labels:      " + share(counts["label"], labels),
+        "speed bands: " + share(counts["speed_band"], [b.value for b in SpeedBand]),
+        "objects:     " + share(counts["adversarial"], ["genuine", "adversarial"]),
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,123 @@
+"""The object catalogue: the paper's 82 objects, 14 adversarial, physically consistent data."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from reacthuman.assets import assets_dir
+from reacthuman.scenes.catalogue import (
+    HEAVY_MASS_KG,
+    CatalogueError,
+    default_catalogue,
+    load_catalogue,
+    parse_catalogue,
+    volume,
+)
+
+
+def raw_catalogue() -> dict:
+    return json.loads((assets_dir() / "catalogue.json").read_text())
+
+
+def test_catalogue_holds_82_objects_of_which_14_adversarial():
+    catalogue = default_catalogue()
+    assert len(catalogue) == 82
+    assert len(catalogue.adversarial) == 14
+    assert len({o.name for o in catalogue.objects}) == 82
+
+
+def test_the_papers_adversarial_examples_are_present_and_imitate_genuine_objects():
+    catalogue = default_catalogue()
+    for name, imitated in [
+        ("foam_anvil", "cast_iron_anvil"),
+        ("steel_apple", "apple"),
+        ("lead_core_tennis_ball", "tennis_ball"),
+        ("foam_mirror", "wall_mirror"),
+        ("hollow_prop_door", "wooden_door"),
+        ("foam_ceiling_panel", "ceiling_panel"),
+        ("lead_sandbag", "bean_bag"),
+        ("solid_steel_can", "soda_can"),
+    ]:
+        obj = catalogue.get(name)
+        assert obj.adversarial and obj.imitates == imitated
+        genuine = catalogue.get(imitated)
+        assert not genuine.adversarial
+        assert obj.looks_like == genuine.looks_like and obj.visual == genuine.visual
+        assert obj.shape == genuine.shape
+
+
+def test_adversarial_look_contradicts_physics():
+    """Each disguise flips at least one thing that decides catch vs dodge."""
+    catalogue = default_catalogue()
+    for obj in catalogue.adversarial:
+        genuine = catalogue.get(obj.imitates)
+        assert obj.hazards != genuine.hazards or obj.graspable != genuine.graspable, obj.name
+
+
+def test_heavy_flag_follows_mass_and_densities_are_plausible():
+    for obj in default_catalogue().objects:
+        assert obj.hazards.heavy == (obj.mass_kg >= HEAVY_MASS_KG)
+        assert 5.0 <= obj.mass_kg / volume(obj.shape) <= 12000.0
+
+
+def test_every_catalogue_object_is_used_by_some_family():
+    from reacthuman.scenes.families import REGISTRY
+    from reacthuman.scenes.families.base import adversarial_pool, object_pool
+
+    catalogue = default_catalogue()
+    used = {
+        o.name
+        for sampler in REGISTRY.values()
+        for o in object_pool(sampler, catalogue) + adversarial_pool(sampler, catalogue)
+    }
+    assert used == {o.name for o in catalogue.objects}
+
+
+def test_bad_field_is_reported_with_object_and_field():
+    data = raw_catalogue()
+    data["objects"][3]["mass_kg"] = -1
+    with pytest.raises(CatalogueError, match=r"'wine_glass'.*mass_kg"):
+        parse_catalogue(data)
+
+
+def test_inconsistent_heavy_flag_is_rejected():
+    data = raw_catalogue()
+    apple = next(o for o in data["objects"] if o["name"] == "apple")
+    apple["hazards"]["heavy"] = True
+    with pytest.raises(CatalogueError, match="'apple'.*heavy"):
+        parse_catalogue(data)
+
+
+def test_adversarial_that_looks_different_from_its_original_is_rejected():
+    data = raw_catalogue()
+    anvil = next(o for o in data["objects"] if o["name"] == "foam_anvil")
+    anvil["looks_like"] = "a foam anvil"
+    with pytest.raises(CatalogueError, match="'foam_anvil'.*looks_like"):
+        parse_catalogue(data)
+
+
+def test_unknown_imitated_object_and_duplicates_are_rejected():
+    data = raw_catalogue()
+    data["objects"][-1]["imitates"] = "unicorn"
+    with pytest.raises(CatalogueError, match="unicorn"):
+        parse_catalogue(data)
+    data = raw_catalogue()
+    data["objects"].append(data["objects"][0])
+    with pytest.raises(CatalogueError, match="duplicate.*ceramic_plate"):
+        parse_catalogue(data)
+
+
+def test_unreadable_and_malformed_files_name_the_file(tmp_path):
+    with pytest.raises(CatalogueError, match="missing.json"):
+        load_catalogue(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(CatalogueError, match="bad.json.*not valid JSON"):
+        load_catalogue(bad)
+
+
+def test_unknown_object_lookup_names_it():
+    with pytest.raises(KeyError, match="flying_saucer"):
+        default_catalogue().get("flying_saucer")

@@ -1,0 +1,111 @@
+"""Balanced sets: schedule, byte-identical regeneration, export and import, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from reacthuman.scenes.labels import Action
+from reacthuman.scenes.sets import (
+    SetError,
+    SetReadError,
+    generate_set,
+    read_set,
+    summarise,
+    write_set,
+)
+from reacthuman.scenes.spec import Family
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+def test_default_set_has_306_scenes_18_per_family(default_set):
+    manifest, scenes = default_set
+    assert len(scenes) == 306 and manifest.per_family == 18
+    counts = summarise(scenes)
+    assert counts["family"] == {f.value: 18 for f in Family}
+    assert set(counts["label"]) == {a.value for a in Action}
+    assert not manifest.skipped
+
+
+def test_generating_twice_in_separate_processes_gives_byte_identical_trees(tmp_path):
+    a, b = tmp_path / "A", tmp_path / "B"
+    for out in (a, b):
+        result = run_cli("scenes", "generate", "--per-family", "18", "--out", str(out), "--quiet")
+        assert result.returncode == 0, result.stderr
+    files_a, files_b = tree(a), tree(b)
+    assert files_a == files_b
+    assert sum(name.endswith("spec.json") for name in files_a) == 306
+    assert len({name.split("/")[0] for name in files_a if "/" in name}) == 17
+
+
+def test_write_then_read_round_trips(tmp_path, default_set):
+    manifest, scenes = default_set
+    write_set(tmp_path / "set", manifest, scenes)
+    manifest2, scenes2 = read_set(tmp_path / "set")
+    assert manifest2 == manifest
+    assert [s.spec for s in scenes2] == [s.spec for s in scenes]
+    assert [s.metadata for s in scenes2] == [s.metadata for s in scenes]
+
+
+def test_metadata_carries_label_band_adversarial_and_safety(default_set):
+    _manifest, scenes = default_set
+    meta = json.loads(scenes[0].metadata.model_dump_json())
+    for key in ("label", "speed_band", "adversarial", "safety"):
+        assert key in meta
+
+
+def test_reading_reports_every_corrupt_or_edited_file(tmp_path):
+    manifest, scenes = generate_set(per_family=2, families=[Family.object_drop, Family.door_swing])
+    root = write_set(tmp_path / "set", manifest, scenes)
+    (root / "object_drop/object_drop-000000/spec.json").write_text("{broken")
+    meta_path = root / "door_swing/door_swing-000001/metadata.json"
+    meta = json.loads(meta_path.read_text())
+    meta["label"] = "EXECUTE_CATCH"
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(SetReadError) as info:
+        read_set(root)
+    problems = info.value.problems
+    assert len(problems) == 2
+    assert "object_drop-000000/spec.json" in problems[0]
+    assert "door_swing-000001/metadata.json" in problems[1] and "label" in problems[1]
+
+
+def test_existing_set_is_replaced_but_other_folders_are_never_overwritten(tmp_path):
+    manifest, scenes = generate_set(per_family=1, families=[Family.object_drop])
+    out = tmp_path / "out"
+    write_set(out, manifest, scenes)
+    write_set(out, manifest, scenes)  # replacing a set is fine
+    assert (out / "set.json").is_file()
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "thesis.tex").write_text("do not lose me")
+    with pytest.raises(SetError, match="refusing to overwrite"):
+        write_set(precious, manifest, scenes)
+    assert (precious / "thesis.tex").read_text() == "do not lose me"
+    assert sorted(os.listdir(tmp_path)) == ["out", "precious"]  # no temporary leftovers
+
+
+def test_unwritable_output_leaves_nothing_behind(tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    manifest, scenes = generate_set(per_family=1, families=[Family.object_drop])
+    with pytest.raises(SetError, match="cannot write"):
+        write_set(blocker / "set", manifest, scenes)
+    assert sorted(os.listdir(tmp_path)) == ["a_file"]
+
+
+def test_a_generated_set_validates_with_the_cli(tmp_path):
+    manifest, scenes = generate_set(per_family=3, families=[Family.pendulum_swing])
+    root = write_set(tmp_path / "set", manifest, scenes)
+    result = run_cli("scenes", "validate", str(root))
+    assert result.returncode == 0, result.stderr
+    assert "all 3 scenes valid" in result.stdout
