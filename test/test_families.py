@@ -234,3 +234,14 @@ def test_adversarial_rate_changes_only_the_object():
     assert a.room == b.room and a.furniture == b.furniture and a.observer == b.observer
     # The head camera stays put; every camera aims at where each object's own path goes.
     assert a.cameras[0].pos == b.cameras[0].pos
+
+
+def test_intended_path_starts_at_the_hazard_point_of_the_primary_hazard(default_set):
+    _manifest, scenes = default_set
+    for scene in scenes:
+        spec = scene.spec
+        hazard = spec.hazard
+        offset = quat_rotate(hazard.pose.quat, hazard.hazard_point)
+        point = [hazard.pose.pos[i] + offset[i] for i in range(3)]
+        start = spec.intended.path[0].pos
+        assert math.dist(point, start) < 0.03, spec.scene_id

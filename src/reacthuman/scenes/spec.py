@@ -217,6 +217,10 @@ class SceneObject(StrictModel):
     ang_vel: Vec3 = (0.0, 0.0, 0.0)
     joint: Joint | None = None
     launch_at_t0: bool = False  # held still until t0, then given lin_vel/ang_vel (triggers)
+    # The point of this object, in its body frame, whose path decides where it meets the
+    # robot: the centre of mass of compact objects; the free edge of a door, the top edge of
+    # a toppling piece, the feet of a sliding ladder.
+    hazard_point: Vec3 = (0.0, 0.0, 0.0)
 
 
 class Observer(StrictModel):

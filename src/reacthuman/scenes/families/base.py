@@ -299,6 +299,7 @@ def topple(
     cx = depth / 2.0 * math.cos(tilt) - height / 2.0 * math.sin(tilt)
     cz = depth / 2.0 * math.sin(tilt) + height / 2.0 * math.cos(tilt)
     placed = ctx.make_object(obj, object_id, ObjectRole.hazard, (pivot_x + cx, y, cz + 0.002), quat)
+    placed = placed.model_copy(update={"hazard_point": (-depth / 2.0, 0.0, height / 2.0)})
     path = Path()
     angles = topple_angles(height, depth, tilt, ctx.horizon)
     for t, theta, omega in angles:

@@ -28,7 +28,6 @@ SWING_SPEEDS = {
 }
 HINGE_CLEARANCE = 0.035  # m between the hinge axis and the door's hinge-side edge
 POST = 0.04  # m, square door post on the hinge axis
-EDGE_HEIGHT = 1.0  # m, where along the free edge the hazard point is taken
 
 
 def build(ctx: SampleContext) -> Layout:
@@ -48,6 +47,7 @@ def build(ctx: SampleContext) -> Layout:
     reach = HINGE_CLEARANCE + width
     center_r = HINGE_CLEARANCE + width / 2.0
     bottom_gap = 0.01
+    edge_height = bottom_gap + height / 2.0  # the hazard point: the free edge, half-way up
     center = (
         hinge[0] + center_r * math.cos(psi0),
         hinge[1] + center_r * math.sin(psi0),
@@ -69,6 +69,7 @@ def build(ctx: SampleContext) -> Layout:
             damping=round(damping, 4),
         ),
     )
+    hazard = hazard.model_copy(update={"hazard_point": (0.0, width / 2.0, 0.0)})
     post = furniture(
         "door_post",
         FurnitureKind.door_post,
@@ -83,7 +84,7 @@ def build(ctx: SampleContext) -> Layout:
     path = Path()
     t, psi, omega = 0.0, psi0, spin
     while t <= ctx.horizon + 1e-9:
-        edge = (hinge[0] + reach * math.cos(psi), hinge[1] + reach * math.sin(psi), EDGE_HEIGHT)
+        edge = (hinge[0] + reach * math.cos(psi), hinge[1] + reach * math.sin(psi), edge_height)
         vel = (-omega * reach * math.sin(psi), omega * reach * math.cos(psi), 0.0)
         path.append(t, edge, vel)
         if direction * (psi - stop) >= 0.0:
@@ -97,7 +98,7 @@ def build(ctx: SampleContext) -> Layout:
         objects=[hazard],
         primary=hazard.id,
         path=path,
-        event_origin=(center[0], center[1], EDGE_HEIGHT),
+        event_origin=(center[0], center[1], 1.0),
         description=f"{ctx.hazard.looks_like} on a hinge swings hard toward the robot",
     )
 

@@ -60,7 +60,10 @@ def build(ctx: SampleContext) -> Layout:
     center = (wall - half_x - 0.002, y, half_z + 0.002)
     quat = quat_from_axis_angle((0.0, 1.0, 0.0), lean)
     hazard = hazard.model_copy(
-        update={"pose": hazard.pose.model_copy(update={"pos": center, "quat": quat})}
+        update={
+            "pose": hazard.pose.model_copy(update={"pos": center, "quat": quat}),
+            "hazard_point": (0.0, 0.0, -length / 2.0),  # the feet
+        }
     )
     # A ladder sliding on a frictionless wall and floor: theta'' = 3 g sin(theta) / (2 L); the
     # feet (the hazard point) are at wall - L sin(theta). Friction only slows it.
@@ -73,7 +76,12 @@ def build(ctx: SampleContext) -> Layout:
     )
     path = Path()
     for t, theta, omega in angles:
-        feet = (wall - length * math.sin(theta), y, 0.05)
+        # The lower end's centre while the top stays on the wall and a corner on the floor.
+        feet = (
+            wall - length * math.sin(theta) - thickness / 2.0 * math.cos(theta) - 0.002,
+            y,
+            thickness / 2.0 * math.sin(theta) + 0.002,
+        )
         path.append(t, feet, (-length * math.cos(theta) * omega, 0.0, 0.0))
     path.floor_time = angles[-1][0] if angles[-1][1] >= math.pi / 2 else None
     path.hold_until(ctx.horizon)

@@ -1,0 +1,98 @@
+"""Observation: everything the brain may see of a scene, and nothing more (paper 3.1).
+
+Frames from the three synchronized cameras during the observation window, their timestamps,
+camera intrinsics and extrinsics, where the robot stands, and a legend naming the objects by
+how they look. Never physics, labels or ground truth: the brain gets this file and the
+frames, and the simulator writes ground truth elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from reacthuman.scenes.spec import Camera, CameraName, Vec3
+
+OBSERVATION_SCHEMA = "1.0"
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+class CameraInfo(Model):
+    """A pinhole camera: intrinsics in pixels, pose in the world frame (x forward of the
+    camera is ``lookat - pos``; image right is forward x up)."""
+
+    name: CameraName
+    width: int = Field(gt=0)
+    height: int = Field(gt=0)
+    fov_deg: float  # vertical
+    fx: float
+    fy: float
+    cx: float
+    cy: float
+    pos: Vec3
+    lookat: Vec3
+    up: Vec3
+
+    @classmethod
+    def of(cls, camera: Camera, width: int, height: int) -> CameraInfo:
+        f = (height / 2.0) / math.tan(math.radians(camera.fov_deg) / 2.0)
+        return cls(
+            name=camera.name,
+            width=width,
+            height=height,
+            fov_deg=camera.fov_deg,
+            fx=f,
+            fy=f,
+            cx=width / 2.0,
+            cy=height / 2.0,
+            pos=camera.pos,
+            lookat=camera.lookat,
+            up=camera.up,
+        )
+
+
+class Frame(Model):
+    view: CameraName
+    t: float  # seconds since the window opened (the event start, t0)
+    file: str  # relative to the observation's folder
+
+
+class LegendEntry(Model):
+    id: str
+    looks_like: str
+
+
+class RobotPose(Model):
+    """Where the robot stands (it knows this about itself): feet position and heading."""
+
+    pos: Vec3
+    yaw: float
+
+
+class Observation(Model):
+    schema_version: str = OBSERVATION_SCHEMA
+    scene_id: str
+    window: float  # seconds
+    frame_times: list[float]
+    frames: list[Frame]
+    cameras: list[CameraInfo]
+    legend: list[LegendEntry]
+    robot: RobotPose
+
+    def to_json(self) -> str:
+        return json.dumps(self.model_dump(mode="json"), indent=2) + "\n"
+
+    @classmethod
+    def load(cls, path: str | Path) -> Observation:
+        return cls.model_validate_json(Path(path).read_text())
+
+
+def frame_name(view: CameraName, t: float) -> str:
+    """PNG file name of a frame: view and milliseconds into the window, e.g. closeup_0150ms.png."""
+    return f"{view.value}_{round(t * 1000):04d}ms.png"

@@ -1,0 +1,42 @@
+"""Render and roll-out settings of an observation: part of the observation cache key."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+DT = 1.0 / 240.0  # s, the rigid solver's step (paper 3.4)
+DEFAULT_FRAMES = 5
+
+
+class RenderSettings(BaseModel):
+    """Resolution and frame times (seconds after t0) of the observation window."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    width: int = Field(default=640, ge=16, le=3840)
+    height: int = Field(default=360, ge=16, le=2160)
+    window: float = Field(default=0.6, gt=0, le=5)
+    frames: int = Field(default=DEFAULT_FRAMES, ge=1, le=60)
+
+    @model_validator(mode="after")
+    def _even_aspect(self) -> RenderSettings:
+        if abs(self.width / self.height - 16 / 9) > 0.02:
+            raise ValueError(f"resolution must be 16:9, got {self.width}x{self.height}")
+        return self
+
+    @property
+    def frame_times(self) -> list[float]:
+        """Evenly spaced over the window, both ends included: 5 frames -> 0, .15, .3, .45, .6."""
+        if self.frames == 1:
+            return [self.window]
+        step = self.window / (self.frames - 1)
+        return [round(i * step, 6) for i in range(self.frames)]
+
+
+def parse_resolution(text: str) -> tuple[int, int]:
+    """'1280x720' -> (1280, 720), with an error a person can act on."""
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"resolution must look like 640x360, got {text!r}") from None
+    return width, height
