@@ -19,6 +19,9 @@ from reacthuman.scenes.geometry import Vec3, norm
 G = 9.81
 DT = 1.0 / 240.0  # the simulator's step, so predicted and measured paths share a clock
 REST_SPEED = 0.02  # m/s: slower than this on a support counts as at rest
+# The rigid solver reproduces restitution up to about this much (stiffer springs gain energy
+# at dt = 1/240); predictions use the same cap so they agree with the simulation.
+SIM_MAX_RESTITUTION = 0.4
 TUMBLE_GAIN = 0.35  # share of a tread landing's vertical speed that tumbling turns forward
 
 
@@ -128,8 +131,9 @@ def point_mass_path(
                     if support.tumble:
                         # Tumbling turns part of the landing into forward speed (-x: downstairs).
                         vx -= TUMBLE_GAIN * abs(vz)
-                    if -vz > 0.5 and restitution > 0.05:
-                        vz = -restitution * vz
+                    bounce = min(restitution, SIM_MAX_RESTITUTION)
+                    if -vz > 0.5 and bounce > 0.05:
+                        vz = -bounce * vz
                     else:
                         vz, on = 0.0, support
                     break

@@ -1,8 +1,8 @@
 """ladder_slip: a ladder leaning on the front wall slips (gravity-paced).
 
 Two regimes (paper 3.4): slide-down, where the lean from vertical is past the no-slip limit
-tan(lean) > 2 mu of a ladder on a frictionless wall, so the feet skid toward the robot on a
-polished floor and the top slides down the wall; and tip-over, where the ladder stands a few
+(tan(lean) > 2 mu_f / (1 - mu_f mu_w) for floor and wall friction mu_f, mu_w), so the feet skid
+toward the robot on a polished floor and the top slides down the wall; and tip-over, where the ladder stands a few
 degrees past vertical away from the wall and topples toward the robot about its feet.
 """
 
@@ -22,6 +22,7 @@ from reacthuman.scenes.kinematics import G, Path, integrate_angle
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType
 
 SLIDE_SHARE = 0.6
+PAINTED_WALL_FRICTION = 0.1  # the simulator's walls
 
 
 def build(ctx: SampleContext) -> Layout:
@@ -52,8 +53,13 @@ def build(ctx: SampleContext) -> Layout:
         )
 
     hazard = ctx.make_object(ctx.hazard, "hazard", ObjectRole.hazard, (0.0, 0.0, 0.0))
-    mu = max(hazard.friction, polished_floor)
-    lean = min(math.atan(2.0 * mu) + lean_margin, math.radians(60.0))
+    # Contacts take the larger friction of the pair (MuJoCo-style solvers), so the feet see
+    # mu_f = max(ladder, floor) and the top mu_w = max(ladder, painted wall) = the ladder's.
+    # With friction at both ends the ladder slips once tan(lean) > 2 mu_f / (1 - mu_f mu_w).
+    mu_f = max(hazard.friction, polished_floor)
+    mu_w = max(hazard.friction, PAINTED_WALL_FRICTION)
+    limit = math.atan(2.0 * mu_f / (1.0 - mu_f * mu_w))
+    lean = min(limit + lean_margin, math.radians(68.0))
     # Top against the wall: the box's outermost corner is 2 mm short of the wall and floor.
     half_x = length / 2.0 * math.sin(lean) + thickness / 2.0 * math.cos(lean)
     half_z = length / 2.0 * math.cos(lean) + thickness / 2.0 * math.sin(lean)

@@ -1,0 +1,275 @@
+"""Run a SceneSpec in Genesis: play to the freeze, render the window, roll out ground truth.
+
+One ``Simulator`` per process initialises Genesis once (with a fixed seed: the seed is part
+of Genesis's kernel-cache key, and all scene randomness already lives in the spec). Each
+``Episode`` is one built scene:
+
+1. steps at dt = 1/240 s from rest, releases triggers at t0 (after any settling pre-roll),
+2. renders the three cameras at the window's frame times,
+3. freezes at t0 + window (``freeze_state``) so execution can resume exactly there,
+4. rolls on, unobserved, to t0 + horizon recording the hazard point and its first floor
+   contact, computes ground truth, and restores the freeze.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from reacthuman.scenes.geometry import Vec3, add, box_corners, quat_rotate, sub
+from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION
+from reacthuman.scenes.spec import CameraName, SceneObject, SceneSpec
+from reacthuman.sim.mjcf import object_document, world_document
+from reacthuman.sim.settings import DT, RenderSettings
+from reacthuman.sim.truth import GroundTruth, ground_truth
+
+GENESIS_SEED = 0  # never vary: it is in Genesis's compile-cache key
+LIGHT_SCALE = 3.0  # spec intensities are relative; Genesis's directional lights want ~3
+
+
+# Contact softness (MuJoCo-style solref: time constant, damping ratio). The rigid solver has no
+# restitution coefficient: a contact is a damped spring, and a pair of surfaces uses the mean
+# of their damping ratios. Static surfaces get a low ratio and each object the ratio that
+# gives its restitution against them, measured by dropping spheres from 0.3-2 m at dt = 1/240
+# (BENCHMARKS.md). Below a mean ratio of ~0.2 the contact gains energy, so bounces are capped
+# at SIM_MAX_RESTITUTION (the catalogue's livelier balls bounce like a 0.4 ball).
+CONTACT_TIMECONST = 0.02  # s, at least 2 dt
+STATIC_DAMPRATIO = 0.05
+RESTITUTION_TO_DAMPRATIO = (
+    (0.0, 1.95),
+    (0.04, 1.6),
+    (0.13, 1.2),
+    (0.24, 0.8),
+    (0.37, 0.5),
+    (0.43, 0.35),
+)
+
+
+def object_dampratio(restitution: float) -> float:
+    """The damping ratio an object's geoms need for its restitution against static surfaces."""
+    e = min(max(restitution, 0.0), SIM_MAX_RESTITUTION)
+    table = RESTITUTION_TO_DAMPRATIO
+    for (e0, d0), (e1, d1) in zip(table, table[1:], strict=False):
+        if e <= e1:
+            return d0 + (d1 - d0) * (e - e0) / (e1 - e0)
+    return table[-1][1]
+
+
+_GS: Any = None
+
+
+def genesis() -> Any:
+    """Import and initialise Genesis once per process (CPU unless a GPU is asked for)."""
+    global _GS
+    if _GS is None:
+        os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
+        import genesis as gs
+
+        backend = gs.gpu if os.environ.get("REACTHUMAN_BACKEND") == "gpu" else gs.cpu
+        gs.init(backend=backend, seed=GENESIS_SEED, precision="32", logging_level="warning")
+        _GS = gs
+    return _GS
+
+
+def _np(x: Any) -> np.ndarray:
+    return x.cpu().numpy() if hasattr(x, "cpu") else np.asarray(x)
+
+
+@dataclass
+class _Body:
+    obj: SceneObject
+    entity: Any
+    hazard_offset: Vec3  # the hazard point in the entity's link frame
+
+
+@dataclass
+class Episode:
+    """A built scene, ready to play once from rest."""
+
+    spec: SceneSpec
+    settings: RenderSettings
+    scene: Any
+    floor: Any
+    bodies: dict[str, _Body]
+    cameras: dict[CameraName, Any]
+    starts_on_floor: bool
+    freeze_state: Any = None
+    frames: dict[tuple[CameraName, float], np.ndarray] = field(default_factory=dict)
+
+    @property
+    def hazard(self) -> _Body:
+        return self.bodies[self.spec.primary_hazard]
+
+    def hazard_point(self) -> tuple[float, float, float]:
+        entity = self.hazard.entity
+        pos = _np(entity.get_links_pos()[0]).tolist()
+        quat = tuple(_np(entity.get_links_quat()[0]).tolist())
+        return add(pos, quat_rotate(quat, self.hazard.hazard_offset))  # type: ignore[arg-type]
+
+    def _launch(self, at_t0: bool) -> None:
+        for body in self.bodies.values():
+            obj = body.obj
+            if obj.launch_at_t0 != at_t0:
+                continue
+            if obj.joint is None:
+                # A free joint's angular velocity is in the body's own frame.
+                q = obj.pose.quat
+                spin = quat_rotate((q[0], -q[1], -q[2], -q[3]), obj.ang_vel)
+                body.entity.set_dofs_velocity(np.asarray([*obj.lin_vel, *spin]))
+            else:
+                rate = sum(a * w for a, w in zip(obj.joint.axis, obj.ang_vel, strict=True))
+                body.entity.set_dofs_velocity(np.asarray([rate]))
+
+    def run(self, on_frame: Callable[[], None] | None = None) -> GroundTruth:
+        """Play from rest to the horizon: frames in the window, freeze, unobserved roll-out.
+
+        Leaves the scene restored to the freeze, so execution resumes exactly there.
+        """
+        timing = self.spec.timing
+        t0_step = round(timing.t0 / DT)
+        frame_steps = {t0_step + round(t / DT): t for t in self.settings.frame_times}
+        freeze_step = t0_step + round(self.settings.window / DT)
+        end_step = t0_step + round(timing.horizon / DT)
+        samples: list[tuple[float, Vec3, Vec3]] = []
+        floor_time: float | None = None
+        self._launch(at_t0=False)
+        previous = self.hazard_point()
+        for step in range(end_step + 1):
+            if step == t0_step:
+                self._launch(at_t0=True)
+            if step >= t0_step:
+                point = self.hazard_point()
+                velocity = tuple((point[i] - previous[i]) / DT for i in range(3))
+                samples.append(((step - t0_step) * DT, point, velocity))  # type: ignore[arg-type]
+                if floor_time is None and step > t0_step and not self.starts_on_floor:
+                    contacts = self.hazard.entity.get_contacts(with_entity=self.floor)
+                    if len(contacts["geom_a"]) > 0:
+                        floor_time = (step - t0_step) * DT
+            if step in frame_steps:
+                t = frame_steps[step]
+                for name, camera in self.cameras.items():
+                    self.frames[(name, t)] = _np(camera.render(rgb=True)[0]).copy()
+                if on_frame is not None:
+                    on_frame()
+            if step == freeze_step:
+                self.freeze_state = self.scene.get_state()
+                # Restoring at once clears solver caches, so this line and any branch from
+                # the freeze (the spine's execution) continue bit-identically.
+                self.scene.reset(self.freeze_state)
+            previous = self.hazard_point()
+            if step < end_step:
+                self.scene.step()
+        if samples:  # the first sample has no earlier position: give it the second's velocity
+            samples[0] = (
+                samples[0][0],
+                samples[0][1],
+                samples[1][2] if len(samples) > 1 else (0.0, 0.0, 0.0),
+            )
+        if self.starts_on_floor:
+            floor_time = _landing_time(samples)
+        self.scene.reset(self.freeze_state)
+        return ground_truth(self.spec, samples, floor_time, DT)
+
+
+def _landing_time(samples: list[tuple[float, Vec3, Vec3]]) -> float | None:
+    """For hazards standing on the floor from the start (furniture, ladders): when the hazard
+    point comes down to within 2 cm of its lowest height and stays there."""
+    if not samples:
+        return None
+    lowest = min(p[2] for _t, p, _v in samples)
+    start = samples[0][1][2]
+    if start - lowest < 0.1:
+        return None
+    for t, p, _v in samples:
+        if p[2] <= lowest + 0.02:
+            return t
+    return None
+
+
+class Simulator:
+    """Builds episodes from specs; one per process."""
+
+    def __init__(self) -> None:
+        self.gs = genesis()
+
+    def build(self, spec: SceneSpec, settings: RenderSettings) -> Episode:
+        gs = self.gs
+        from genesis.options.vis import DirectionalLight
+
+        lights = [
+            DirectionalLight(
+                dir=tuple(light.direction),
+                color=tuple(light.color),
+                intensity=light.intensity * LIGHT_SCALE,
+            )
+            for light in spec.lighting.lights
+        ]
+        scene = gs.Scene(
+            sim_options=gs.options.SimOptions(dt=DT),
+            vis_options=gs.options.VisOptions(
+                background_color=tuple(spec.room.wall_color),
+                ambient_light=tuple(spec.lighting.ambient),
+                lights=lights,
+                shadow=True,
+            ),
+            show_viewer=False,
+        )
+        floor = scene.add_entity(
+            gs.morphs.Plane(visualization=False),
+            material=gs.materials.Rigid(friction=spec.room.floor_friction),
+        )
+        # Genesis precomputes a signed-distance grid for every collision geom and caches it by
+        # geometry; scenes have fresh random sizes, so at the default resolution (up to 128^3)
+        # that costs seconds per scene. Boxes, spheres and cylinders collide analytically, so
+        # the coarsest grid is enough.
+        coarse = gs.materials.Rigid(sdf_min_res=16, sdf_max_res=16)
+        scene.add_entity(
+            gs.morphs.MJCF(
+                file=world_document(spec, (CONTACT_TIMECONST, STATIC_DAMPRATIO)),
+                default_armature=None,
+            ),
+            material=coarse,
+        )
+        bodies: dict[str, _Body] = {}
+        for obj in spec.objects:
+            solref = (CONTACT_TIMECONST, object_dampratio(obj.restitution))
+            text, pos, quat = object_document(obj, solref)
+            entity = scene.add_entity(
+                gs.morphs.MJCF(file=text, pos=pos, quat=quat, default_armature=None),
+                material=coarse,
+            )
+            if obj.joint is None:
+                offset = obj.hazard_point
+            else:
+                origin = sub(obj.pose.pos, obj.joint.anchor)
+                offset = add(origin, quat_rotate(obj.pose.quat, obj.hazard_point))
+            bodies[obj.id] = _Body(obj, entity, offset)
+        cameras = {
+            cam.name: scene.add_camera(
+                res=(settings.width, settings.height),
+                pos=tuple(cam.pos),
+                lookat=tuple(cam.lookat),
+                up=tuple(cam.up),
+                fov=cam.fov_deg,
+                GUI=False,
+            )
+            for cam in spec.cameras
+        }
+        scene.build()
+        for geom in floor.geoms:
+            params = _np(geom.get_sol_params()).copy()
+            params[0], params[1] = CONTACT_TIMECONST, STATIC_DAMPRATIO
+            geom.set_sol_params(params)
+        hazard = spec.hazard
+        lowest = min(
+            c[2] for c in box_corners(hazard.pose.pos, hazard.shape.size, hazard.pose.quat)
+        )
+        on_floor = lowest < 0.01
+        return Episode(spec, settings, scene, floor, bodies, cameras, starts_on_floor=on_floor)
+
+    def destroy(self, episode: Episode) -> None:
+        episode.scene.destroy()

@@ -1,0 +1,289 @@
+"""MJCF documents for Genesis: objects that collide as their catalogue primitive and look
+like what they are, and the static room with its furniture.
+
+Each dynamic object is one body: its collision primitive (with the catalogue's mass,
+inertia and friction; hidden in group 3) plus visual-only parts from ``visuals``. Free objects
+get a free joint; doors and pendulums a hinge at their anchor. Everything static (walls,
+ceiling, floor colour, furniture, the robot's stand-in) is one body welded to the world.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from xml.sax.saxutils import quoteattr
+
+from reacthuman.scenes.geometry import Quat, Vec3, add, quat_mul, quat_rotate, sub
+from reacthuman.scenes.spec import Furniture, FurnitureKind, SceneObject, SceneSpec, ShapeKind
+from reacthuman.sim.visuals import Part, parts, shade
+
+WALL = 0.1  # m, wall and ceiling thickness
+WALL_FRICTION = 0.1  # ladder_slip designs for this (PAINTED_WALL_FRICTION)
+VISUAL = 'contype="0" conaffinity="0" group="1"'
+HIDDEN_COLLISION = 'group="3"'
+
+
+def _f(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def _v(values: Iterable[float]) -> str:
+    return " ".join(_f(x) for x in values)
+
+
+def _rgba(color: Sequence[float]) -> str:
+    return _v((*color, 1.0))
+
+
+def _geom(kind: str, pos: Vec3, size: Vec3, quat: Quat, extra: str) -> str:
+    """A geom from full extents (MJCF sizes are half extents; cylinders radius, half height)."""
+    if kind == "box":
+        half = (size[0] / 2, size[1] / 2, size[2] / 2)
+    elif kind == "sphere":
+        half = (size[0] / 2,)
+    else:
+        half = (size[0] / 2, size[2] / 2)
+    return f'<geom type="{kind}" pos="{_v(pos)}" quat="{_v(quat)}" size="{_v(half)}" {extra}/>'
+
+
+def _part(part: Part, origin: Vec3 = (0.0, 0.0, 0.0), frame: Quat = (1.0, 0.0, 0.0, 0.0)) -> str:
+    """A visual part placed in a parent frame (``frame`` rotation, then ``origin`` offset)."""
+    pos = add(origin, quat_rotate(frame, part.pos))
+    return _geom(
+        part.kind,
+        pos,
+        part.size,
+        quat_mul(frame, part.quat),
+        f'{VISUAL} rgba="{_rgba(part.color)}"',
+    )
+
+
+def inertia(obj: SceneObject) -> Vec3:
+    """Principal moments of the solid primitive about its centre."""
+    m = obj.mass_kg
+    x, y, z = obj.shape.size
+    if obj.shape.kind is ShapeKind.box:
+        return (m * (y * y + z * z) / 12, m * (x * x + z * z) / 12, m * (x * x + y * y) / 12)
+    if obj.shape.kind is ShapeKind.sphere:
+        moment = 0.1 * m * x * x  # 2/5 m r^2 with r = d / 2
+        return (moment, moment, moment)
+    r = x / 2
+    across = m * (3 * r * r + z * z) / 12
+    return (across, across, 0.5 * m * r * r)
+
+
+def object_document(obj: SceneObject, solref: tuple[float, float]) -> tuple[str, Vec3, Quat]:
+    """(MJCF text, entity position, entity orientation) for one dynamic object.
+
+    A free object's body frame is the object's own; a jointed object's body frame sits on
+    the joint anchor, aligned with the world, and its geoms carry the object's pose.
+    """
+    looks = parts(obj.visual_model, obj.shape.size, obj.color)
+    friction = f'friction="{_f(obj.friction)} 0.005 0.0001"'
+    contact = f'solref="{_f(solref[0])} {_f(solref[1])}"'
+    collision_extra = f'{HIDDEN_COLLISION} {friction} {contact} rgba="1 0 1 1"'
+    if obj.joint is None:
+        origin: Vec3 = (0.0, 0.0, 0.0)
+        frame: Quat = (1.0, 0.0, 0.0, 0.0)
+        joint = "<freejoint/>"
+        entity_pos, entity_quat = obj.pose.pos, obj.pose.quat
+    else:
+        origin = sub(obj.pose.pos, obj.joint.anchor)
+        frame = obj.pose.quat
+        joint = (
+            f'<joint name="{obj.id}_joint" type="hinge" pos="0 0 0" '
+            f'axis="{_v(obj.joint.axis)}" damping="{_f(obj.joint.damping)}"/>'
+        )
+        entity_pos, entity_quat = obj.joint.anchor, (1.0, 0.0, 0.0, 0.0)
+    ixx, iyy, izz = inertia(obj)
+    # The inertia frame is the object's own; MJCF's inertial quat rotates it into the body.
+    body = [
+        joint,
+        f'<inertial pos="{_v(origin)}" quat="{_v(frame)}" mass="{_f(obj.mass_kg)}" '
+        f'diaginertia="{_v((ixx, iyy, izz))}"/>',
+        _geom(obj.shape.kind.value, origin, obj.shape.size, frame, collision_extra),
+        *(_part(p, origin, frame) for p in looks),
+    ]
+    if obj.joint is not None and obj.joint.kind == "pendulum":
+        # The rope: a thin visual rod from the pivot to the object's top.
+        top = add(origin, quat_rotate(frame, (0.0, 0.0, obj.shape.size[2] / 2)))
+        body.append(
+            f'<geom type="cylinder" fromto="0 0 0 {_v(top)}" size="0.006" {VISUAL} '
+            'rgba="0.25 0.22 0.2 1"/>'
+        )
+    text = (
+        f"<mujoco model={quoteattr(obj.id)}><worldbody><body name={quoteattr(obj.id)}>"
+        + "".join(body)
+        + "</body></worldbody></mujoco>"
+    )
+    return text, entity_pos, entity_quat
+
+
+# --- static world -----------------------------------------------------------------------------
+
+
+def _furniture_parts(piece: Furniture) -> list[Part]:
+    """Solid parts of a piece in its own frame (they collide and are seen)."""
+    sx, sy, sz = piece.size
+    c = tuple(piece.color)
+    out: list[Part] = []
+    if piece.kind in (FurnitureKind.table, FurnitureKind.stool):
+        top = 0.04 if piece.kind is FurnitureKind.table else 0.05
+        leg = 0.05 if piece.kind is FurnitureKind.table else 0.04
+        out.append(Part("box", (0, 0, sz / 2 - top / 2), (sx, sy, top), c))
+        for dx in (-1, 1):
+            for dy in (-1, 1):
+                out.append(
+                    Part(
+                        "box",
+                        (dx * (sx / 2 - leg), dy * (sy / 2 - leg), -top / 2),
+                        (leg, leg, sz - top),
+                        shade(c, 0.8),
+                    )
+                )
+    elif piece.kind is FurnitureKind.counter:
+        top = 0.04
+        out.append(Part("box", (0, 0, sz / 2 - top / 2), (sx, sy, top), (0.85, 0.85, 0.82)))
+        out.append(Part("box", (0.02, 0, -top / 2), (sx - 0.04, sy, sz - top), c))
+        for dy in (-sy / 4, sy / 4):  # cabinet doors and handles on the robot's side
+            out.append(
+                Part(
+                    "box",
+                    (-sx / 2 + 0.005, dy, -top),
+                    (0.01, sy / 2 - 0.04, sz * 0.7),
+                    shade(c, 0.9),
+                )
+            )
+            out.append(
+                Part("box", (-sx / 2, dy + 0.1, sz * 0.15), (0.02, 0.02, 0.12), (0.7, 0.7, 0.72))
+            )
+    elif piece.kind is FurnitureKind.wall_shelf:
+        out.append(Part("box", (0, 0, 0), (sx, sy, sz), c))
+        for dy in (-sy * 0.35, sy * 0.35):
+            out.append(Part("box", (sx * 0.3, dy, -0.06), (sx * 0.4, 0.02, 0.12), (0.3, 0.3, 0.3)))
+    elif piece.kind is FurnitureKind.stairs:
+        steps = piece.steps or 1
+        run, rise = sx / steps, sz / steps
+        for i in range(steps):  # solid blocks from the floor up to each tread
+            height = (i + 1) * rise
+            out.append(
+                Part(
+                    "box",
+                    (-sx / 2 + (i + 0.5) * run, 0, -sz / 2 + height / 2),
+                    (run, sy, height),
+                    c if i % 2 == 0 else shade(c, 0.92),
+                )
+            )
+    elif piece.kind is FurnitureKind.ramp:
+        # A board whose top face is the incline rising along +x from 0 to sz.
+        angle = math.atan2(sz, sx)
+        length = math.hypot(sx, sz)
+        thick = 0.03
+        q = (math.cos(-angle / 2), 0.0, math.sin(-angle / 2), 0.0)
+        normal = (-math.sin(angle), 0.0, math.cos(angle))
+        center = tuple(-normal[i] * thick / 2 for i in range(3))
+        out.append(Part("box", center, (length, sy, thick), c, q))  # type: ignore[arg-type]
+        out.append(Part("box", (sx / 2 - 0.02, 0, 0), (0.04, sy, sz), shade(c, 0.8)))  # prop
+    else:  # door posts, ceiling mounts, platforms: plain solids
+        out.append(Part("box", (0, 0, 0), (sx, sy, sz), c))
+    return out
+
+
+def _robot_stand_in(spec: SceneSpec) -> list[Part]:
+    """A static, G1-sized figure where the robot stands (the spine issue brings the real G1)."""
+    grey, dark = (0.6, 0.62, 0.66), (0.2, 0.2, 0.22)
+    return [
+        Part("box", (0, 0.1, 0.38), (0.1, 0.08, 0.76), dark),  # legs
+        Part("box", (0, -0.1, 0.38), (0.1, 0.08, 0.76), dark),
+        Part("box", (0, 0, 0.95), (0.18, 0.32, 0.38), grey),  # torso
+        Part("box", (0.02, 0.2, 0.9), (0.07, 0.06, 0.4), grey),  # arms
+        Part("box", (0.02, -0.2, 0.9), (0.07, 0.06, 0.4), grey),
+        # The head sits behind the head camera (6 cm ahead of the axis), so the camera sees out.
+        Part("sphere", (-0.05, 0, spec.observer.eye_height), (0.14, 0.14, 0.14), dark),
+    ]
+
+
+def world_document(spec: SceneSpec, solref: tuple[float, float]) -> str:
+    """Walls, ceiling, floor colour, furniture and the robot's stand-in, welded to the world."""
+    sx, sy, height = spec.room.size
+    contact = f'solref="{_f(solref[0])} {_f(solref[1])}"'
+    # Painted walls are slippery (a ladder's top slides down them: ladder_slip's design).
+    wall = f'{contact} friction="{_f(WALL_FRICTION)} 0.005 0.0001"'
+    wall_color = _rgba(spec.room.wall_color)
+    geoms = [
+        # The floor's colour (the collision floor is Genesis's plane); just below z = 0.
+        _geom(
+            "box",
+            (0, 0, -0.0105),
+            (sx + 2 * WALL, sy + 2 * WALL, 0.02),
+            (1, 0, 0, 0),
+            f'{VISUAL} rgba="{_rgba(spec.room.floor_color)}"',
+        ),
+        _geom(
+            "box",
+            (0, 0, height + WALL / 2),
+            (sx + 2 * WALL, sy + 2 * WALL, WALL),
+            (1, 0, 0, 0),
+            f'{wall} rgba="{_rgba(shade(spec.room.wall_color, 1.05))}"',
+        ),
+    ]
+    for sign in (-1, 1):
+        geoms.append(
+            _geom(
+                "box",
+                (sign * (sx / 2 + WALL / 2), 0, height / 2),
+                (WALL, sy + 2 * WALL, height),
+                (1, 0, 0, 0),
+                f'{wall} rgba="{wall_color}"',
+            )
+        )
+        geoms.append(
+            _geom(
+                "box",
+                (0, sign * (sy / 2 + WALL / 2), height / 2),
+                (sx, WALL, height),
+                (1, 0, 0, 0),
+                f'{wall} rgba="{_rgba(shade(spec.room.wall_color, 0.95))}"',
+            )
+        )
+        # Skirting boards make the floor's edge readable in the images.
+        geoms.append(
+            _geom(
+                "box",
+                (sign * (sx / 2 - 0.005), 0, 0.04),
+                (0.01, sy, 0.08),
+                (1, 0, 0, 0),
+                f'{VISUAL} rgba="0.9 0.9 0.88 1"',
+            )
+        )
+        geoms.append(
+            _geom(
+                "box",
+                (0, sign * (sy / 2 - 0.005), 0.04),
+                (sx, 0.01, 0.08),
+                (1, 0, 0, 0),
+                f'{VISUAL} rgba="0.9 0.9 0.88 1"',
+            )
+        )
+    for piece in spec.furniture:
+        friction = f'friction="{_f(piece.friction)} 0.005 0.0001" {contact}'
+        for part in _furniture_parts(piece):
+            pos = add(piece.pose.pos, quat_rotate(piece.pose.quat, part.pos))
+            geoms.append(
+                _geom(
+                    part.kind,
+                    pos,
+                    part.size,
+                    quat_mul(piece.pose.quat, part.quat),
+                    f'{friction} rgba="{_rgba(part.color)}"',
+                )
+            )
+    yaw = spec.observer.yaw
+    robot_frame: Quat = (math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
+    for part in _robot_stand_in(spec):
+        geoms.append(_part(part, spec.observer.pos, robot_frame))
+    return (
+        '<mujoco model="room"><worldbody><body name="room">'
+        + "".join(geoms)
+        + "</body></worldbody></mujoco>"
+    )
