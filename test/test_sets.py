@@ -109,3 +109,34 @@ def test_a_generated_set_validates_with_the_cli(tmp_path):
     result = run_cli("scenes", "validate", str(root))
     assert result.returncode == 0, result.stderr
     assert "all 3 scenes valid" in result.stdout
+
+
+def test_a_rejected_group_is_skipped_and_the_schedule_moves_on():
+    from reacthuman.sim.truth import ground_truth
+
+    def check(spec):
+        if spec.group == 0:
+            return ["the cup never leaves the table"], None
+        point = spec.intended.path[0].pos
+        samples = [(0.01 * i, point, (0.0, 0.0, 0.0)) for i in range(10)]
+        return [], ground_truth(spec, samples, None, 0.01)
+
+    manifest, scenes = generate_set(per_family=6, families=[Family.rolling_ball], check=check)
+    assert [s.spec.seed for s in scenes] == [4, 5, 6, 7, 8, 9]  # groups 1 and 2
+    assert manifest.skipped[0].seeds == [0, 1, 2, 3]
+    assert "the cup never leaves the table" in manifest.skipped[0].reason
+    for scene in scenes:  # labelled from the (motionless) measured truth
+        assert scene.metadata.label_source == "simulated"
+        assert scene.metadata.label is Action.NO_ACTION
+
+
+def test_simulated_labels_survive_a_write_and_read(tmp_path):
+    from reacthuman.sim.truth import ground_truth
+
+    def check(spec):
+        return [], ground_truth(spec, [(0.0, (9.0, 9.0, 1.0), (0.0, 0.0, 0.0))], None, 0.01)
+
+    manifest, scenes = generate_set(per_family=2, families=[Family.door_swing], check=check)
+    write_set(tmp_path / "s", manifest, scenes)
+    _manifest, again = read_set(tmp_path / "s")
+    assert [s.metadata for s in again] == [s.metadata for s in scenes]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -93,6 +94,16 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
             )
         else:
             families = [Family(args.family)] if args.family else list(Family)
+            check = None
+            if args.simulate:
+                observer = _observer(args.cache)
+                # Simulate the schedule's first candidates in parallel up front; the check
+                # then reads them from the cache and only replacements run one by one.
+                _manifest, candidates = generate_set(
+                    args.per_family, families, args.adversarial_rate
+                )
+                _prefill(observer, [c.spec for c in candidates], args.jobs, args.quiet)
+                check = _simulation_check(observer)
             with tqdm(
                 total=len(families),
                 desc="generating",
@@ -105,6 +116,7 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
                     families,
                     args.adversarial_rate,
                     progress=lambda _family: bar.update(1),
+                    check=check,
                 )
         write_set(args.out, manifest, scenes)
     except (GenerationError, SetError) as exc:
@@ -114,6 +126,37 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
         print(f"skipped {skip.family.value} seeds {skip.seeds}: {skip.reason}")
     print(f"\nwrote {len(scenes)} scenes to {args.out}")
     return 0
+
+
+def _observer(cache: str | None):  # noqa: ANN202
+    from reacthuman.sim.cache import ObservationCache
+    from reacthuman.sim.observe import Observer
+    from reacthuman.sim.settings import RenderSettings
+
+    return Observer(RenderSettings(), ObservationCache(cache) if cache else None)
+
+
+def _prefill(observer, specs, jobs: int, quiet: bool) -> None:  # noqa: ANN001
+    from tqdm import tqdm
+
+    from reacthuman.sim.observe import observe_all
+
+    with tqdm(
+        total=len(specs), desc="simulating", unit="scene", disable=quiet, file=sys.stderr
+    ) as bar:
+        observe_all(specs, observer, None, lambda _r: bar.update(1), jobs=jobs)
+
+
+def _simulation_check(observer):  # noqa: ANN001, ANN202
+    """Simulate a candidate scene (through the observation cache) and validate it."""
+
+    def check(spec):  # noqa: ANN001, ANN202
+        result = observer.observe(spec)
+        if result.status == "failed":
+            return [f"simulation failed: {'; '.join(result.reasons)}"], None
+        return list(result.reasons), result.truth
+
+    return check
 
 
 def _spec_path(target: Path) -> Path:
@@ -155,6 +198,106 @@ def cmd_scenes_show(args: argparse.Namespace) -> int:
     except SetError as exc:
         raise CliError(str(exc)) from None
     print(describe(spec))
+    return 0
+
+
+# --- observe -------------------------------------------------------------------------------
+
+
+def _load_specs(target: Path) -> list:
+    from reacthuman.scenes.sets import SetError, load_spec, read_set
+
+    try:
+        if target.is_dir() and (target / "set.json").is_file():
+            return [scene.spec for scene in read_set(target)[1]]
+        return [load_spec(_spec_path(target))]
+    except SetError as exc:
+        raise CliError(str(exc)) from None
+
+
+def cmd_observe(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+    from tqdm import tqdm
+
+    from reacthuman.sim.cache import ObservationCache
+    from reacthuman.sim.observe import Observer, observe_all
+    from reacthuman.sim.settings import RenderSettings, parse_resolution
+
+    target = Path(args.path)
+    if not target.exists():
+        raise CliError(f"{target}: no such file or folder")
+    try:
+        width, height = parse_resolution(args.resolution)
+        settings = RenderSettings(
+            width=width, height=height, frames=args.frames, window=args.window
+        )
+    except ValidationError as exc:
+        raise CliError(f"invalid settings: {exc.errors()[0]['msg']}") from None
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    specs = _load_specs(target)
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"{out}: cannot write here: {exc.strerror}") from None
+    observer = Observer(settings, ObservationCache(args.cache) if args.cache else None)
+    counts = {"ok": 0, "rejected": 0, "failed": 0, "cached": 0}
+    with tqdm(
+        total=len(specs), desc="observing", unit="scene", disable=args.quiet, file=sys.stderr
+    ) as bar:
+
+        def tick(result) -> None:  # noqa: ANN001
+            counts[result.status] += 1
+            counts["cached"] += result.cached
+            bar.set_postfix(counts, refresh=False)
+            bar.update(1)
+            if result.status != "ok":
+                bar.write(f"{result.status} {result.scene_id}: {'; '.join(result.reasons)}")
+
+        results = observe_all(specs, observer, out, tick, jobs=args.jobs)
+    summary = {
+        "settings": settings.model_dump(),
+        "scenes": [
+            {
+                "scene_id": r.scene_id,
+                "status": r.status,
+                "reasons": list(r.reasons),
+                "cached": r.cached,
+                "seconds": round(r.seconds, 3),
+            }
+            for r in results
+        ],
+    }
+    (out / "observe_summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(
+        f"{counts['ok']} observed, {counts['rejected']} rejected, {counts['failed']} failed "
+        f"({counts['cached']} from the cache) -> {out}"
+    )
+    return 1 if counts["failed"] else 0
+
+
+def cmd_bench_sim(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from reacthuman.scenes.sets import generate_set
+    from reacthuman.sim.bench import bench, format_report
+    from reacthuman.sim.settings import RenderSettings, parse_resolution
+
+    width, height = parse_resolution(args.resolution)
+    _manifest, scenes = generate_set(args.per_family)
+    specs = [s.spec for s in scenes]
+    if args.limit:
+        specs = specs[: args.limit]
+    with tqdm(
+        total=len(specs), desc="bench-sim", unit="scene", disable=args.quiet, file=sys.stderr
+    ) as bar:
+        report = bench(
+            specs, RenderSettings(width=width, height=height), lambda _i, _row: bar.update(1)
+        )
+    print(format_report(report))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
     return 0
 
 
@@ -239,6 +382,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="share of scene groups given an adversarial object "
         f"(default {DEFAULT_ADVERSARIAL_RATE})",
     )
+    gen.add_argument(
+        "--simulate",
+        action="store_true",
+        help="simulate every scene, skip groups whose simulation contradicts their "
+        "spec, and label from measured ground truth (minutes; fills the "
+        "observation cache that `reacthuman observe` then reads)",
+    )
+    gen.add_argument("--cache", metavar="DIR", help="observation cache for --simulate")
+    gen.add_argument(
+        "--jobs",
+        type=_positive_int,
+        default=min(2, os.cpu_count() or 1),
+        metavar="J",
+        help="worker processes for --simulate (default: up to 2)",
+    )
     gen.add_argument("--quiet", action="store_true", help="no progress bar")
     gen.set_defaults(func=cmd_scenes_generate)
 
@@ -263,6 +421,71 @@ def build_parser() -> argparse.ArgumentParser:
         "families", help="list the 17 event families", description="List the 17 event families."
     )
     fams.set_defaults(func=cmd_scenes_families)
+
+    obs = commands.add_parser(
+        "observe",
+        help="simulate scenes to their frozen observation window",
+        description="Simulate each scene in Genesis to the freeze and write, per scene, the "
+        "frames (PNG, named by view and time), observation.json (what the brain may see) "
+        "and ground_truth.json, under OUT/<family>/<scene_id>/. Each scene is simulated once "
+        "per spec and settings (observation cache); scenes whose simulation contradicts "
+        "their spec are rejected with the reason.",
+    )
+    obs.add_argument("path", help="a scene set folder, a scene folder or a spec.json")
+    obs.add_argument("--out", required=True, help="output folder")
+    obs.add_argument(
+        "--resolution",
+        default="640x360",
+        metavar="WxH",
+        help="frame size, 16:9 (default 640x360; 1280x720 on request)",
+    )
+    obs.add_argument(
+        "--frames",
+        type=_positive_int,
+        default=5,
+        metavar="N",
+        help="frames per view, evenly spaced over the window (default 5)",
+    )
+    obs.add_argument(
+        "--window",
+        type=float,
+        default=0.6,
+        metavar="S",
+        help="observation window in seconds (default 0.6)",
+    )
+    obs.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="observation cache (default $REACTHUMAN_CACHE or ~/.cache/reacthuman)",
+    )
+    obs.add_argument(
+        "--jobs",
+        type=_positive_int,
+        default=min(2, os.cpu_count() or 1),
+        metavar="J",
+        help="worker processes (default: up to 2, one per core)",
+    )
+    obs.add_argument("--quiet", action="store_true", help="no progress bar")
+    obs.set_defaults(func=cmd_observe)
+
+    bsim = commands.add_parser(
+        "bench-sim",
+        help="measure simulation and rendering speed and memory",
+        description="Simulate scenes of the balanced set into a throw-away cache and report "
+        "seconds per scene cold and warm, the physics/rendering split and peak memory.",
+    )
+    bsim.add_argument(
+        "--per-family",
+        type=_positive_int,
+        default=1,
+        metavar="N",
+        help="scenes per family (default 1; 18 for the 306-scene set)",
+    )
+    bsim.add_argument("--limit", type=_positive_int, metavar="K", help="only the first K scenes")
+    bsim.add_argument("--resolution", default="640x360", metavar="WxH")
+    bsim.add_argument("--json", metavar="FILE", help="also write the full report as JSON")
+    bsim.add_argument("--quiet", action="store_true", help="no progress bar")
+    bsim.set_defaults(func=cmd_bench_sim)
 
     cat = commands.add_parser(
         "catalogue",

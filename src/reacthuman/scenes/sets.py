@@ -11,8 +11,10 @@ Seed schedule: family by family in the paper's order; within a family, scene gro
 slow to very_fast) until it has N scenes, so N = 18 gives four full groups and the slow and
 normal scenes of a fifth. A gravity-paced family takes seeds 0, 1, 2, ... A group or seed that
 cannot be generated is skipped, recorded in ``set.json`` with its reason, and the schedule
-moves on to the next. Nothing in a set depends on time or machine: generating it twice gives
-byte-identical trees.
+moves on to the next. With simulation (``reacthuman scenes generate --simulate``) a group is
+also skipped when any of its scenes' simulation contradicts its spec (see
+``reacthuman.sim.validate``), and labels come from the measured ground truth. Nothing in a set
+depends on time or machine: generating it twice gives byte-identical trees.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from reacthuman.scenes.generate import (
 )
 from reacthuman.scenes.labels import Action, SafetyLabel, provisional_label
 from reacthuman.scenes.spec import SWEPT_BANDS, Family, SceneSpec, SpeedBand
+from reacthuman.sim.truth import GroundTruth
 
 DEFAULT_PER_FAMILY = 18
 MAX_SKIPS_PER_FAMILY = 50
@@ -97,8 +100,15 @@ class Scene(BaseModel):
     metadata: SceneMetadata
 
 
-def metadata_for(spec: SceneSpec) -> SceneMetadata:
-    label, safety = provisional_label(spec)
+def metadata_for(spec: SceneSpec, truth: GroundTruth | None = None) -> SceneMetadata:
+    """Metadata with the label rule applied to measured kinematics (``truth``) if given, else
+    to the sampler's intended ones."""
+    if truth is None:
+        label, safety = provisional_label(spec)
+        reaches, source = spec.intended.reaches_observer, "intended"
+    else:
+        label, safety = truth.action, truth.safety
+        reaches, source = truth.reaches_observer, "simulated"
     hazard = spec.hazard
     return SceneMetadata(
         scene_id=spec.scene_id,
@@ -112,7 +122,8 @@ def metadata_for(spec: SceneSpec) -> SceneMetadata:
         imitates=hazard.imitates,
         label=label,
         safety=safety,
-        reaches_observer=spec.intended.reaches_observer,
+        reaches_observer=reaches,
+        label_source=source,
         spec_sha256=hashlib.sha256(spec.to_json().encode()).hexdigest(),
     )
 
@@ -128,27 +139,55 @@ def _family_schedule(family: Family) -> Iterator[list[int]]:
         group += 1
 
 
+# A simulation check: the reasons a scene's simulation contradicts its spec (empty if it
+# does not) and the measured ground truth.
+SceneCheck = Callable[[SceneSpec], tuple[list[str], GroundTruth | None]]
+
+
 def generate_family(
     family: Family,
     count: int,
     adversarial_rate: float = DEFAULT_ADVERSARIAL_RATE,
     catalogue: Catalogue | None = None,
-) -> tuple[list[SceneSpec], list[SkippedScene]]:
-    """The first ``count`` scenes of a family's schedule, and what had to be skipped."""
-    specs: list[SceneSpec] = []
+    check: SceneCheck | None = None,
+) -> tuple[list[Scene], list[SkippedScene]]:
+    """The first ``count`` scenes of a family's schedule, and what had to be skipped.
+
+    With ``check`` (simulation), a scene group is kept only if every scene of it that the
+    set takes passes, and labels come from the measured ground truth.
+    """
+    scenes: list[Scene] = []
     skipped: list[SkippedScene] = []
+
+    def skip(seeds: list[int], reason: str) -> None:
+        skipped.append(SkippedScene(family=family, seeds=seeds, reason=reason))
+        if len(skipped) > MAX_SKIPS_PER_FAMILY:
+            raise SetError(
+                f"{family.value}: more than {MAX_SKIPS_PER_FAMILY} seeds fail; last: {reason}"
+            )
+
     for seeds in _family_schedule(family):
-        if len(specs) >= count:
+        if len(scenes) >= count:
             break
         try:
             batch = [generate_scene(family, s, adversarial_rate, catalogue) for s in seeds]
         except GenerationError as exc:
-            skipped.append(SkippedScene(family=family, seeds=seeds, reason=str(exc)))
-            if len(skipped) > MAX_SKIPS_PER_FAMILY:
-                raise SetError(f"{family.value}: too many seeds fail; last: {exc}") from exc
+            skip(seeds, str(exc))
             continue
-        specs.extend(batch[: count - len(specs)])
-    return specs, skipped
+        batch = batch[: count - len(scenes)]
+        truths: list[GroundTruth | None] = [None] * len(batch)
+        if check is not None:
+            problems = []
+            for i, spec in enumerate(batch):
+                reasons, truths[i] = check(spec)
+                problems += [f"{spec.scene_id}: {r}" for r in reasons]
+            if problems:
+                skip(seeds, "; ".join(problems))
+                continue
+        scenes += [
+            Scene(spec=s, metadata=metadata_for(s, t)) for s, t in zip(batch, truths, strict=True)
+        ]
+    return scenes, skipped
 
 
 def generate_set(
@@ -157,6 +196,7 @@ def generate_set(
     adversarial_rate: float = DEFAULT_ADVERSARIAL_RATE,
     catalogue: Catalogue | None = None,
     progress: Callable[[Family], None] | None = None,
+    check: SceneCheck | None = None,
 ) -> tuple[SetManifest, list[Scene]]:
     if per_family < 1:
         raise SetError(f"scenes per family must be at least 1, got {per_family}")
@@ -165,8 +205,10 @@ def generate_set(
     scenes: list[Scene] = []
     skipped: list[SkippedScene] = []
     for family in chosen:
-        specs, family_skips = generate_family(family, per_family, adversarial_rate, catalogue)
-        scenes += [Scene(spec=s, metadata=metadata_for(s)) for s in specs]
+        family_scenes, family_skips = generate_family(
+            family, per_family, adversarial_rate, catalogue, check
+        )
+        scenes += family_scenes
         skipped += family_skips
         if progress is not None:
             progress(family)
@@ -284,8 +326,16 @@ def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
         except ValidationError as exc:
             problems.append(f"{meta_path}: invalid metadata: {_first_error(exc)}")
             continue
+        # Simulated labels cannot be recomputed without simulating; intended ones can.
         expected = metadata_for(spec)
-        if metadata.label_source == "intended" and metadata != expected:
+        if metadata.label_source == "simulated":
+            expected = expected.model_copy(
+                update={
+                    k: getattr(metadata, k)
+                    for k in ("label", "safety", "reaches_observer", "label_source")
+                }
+            )
+        if metadata != expected:
             differing = [
                 k
                 for k in SceneMetadata.model_fields

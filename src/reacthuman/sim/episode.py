@@ -14,6 +14,7 @@ of Genesis's kernel-cache key, and all scene randomness already lives in the spe
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,6 +100,7 @@ class Episode:
     starts_on_floor: bool
     freeze_state: Any = None
     frames: dict[tuple[CameraName, float], np.ndarray] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=lambda: {"physics": 0.0, "render": 0.0})
 
     @property
     def hazard(self) -> _Body:
@@ -151,8 +153,10 @@ class Episode:
                         floor_time = (step - t0_step) * DT
             if step in frame_steps:
                 t = frame_steps[step]
+                started = time.perf_counter()
                 for name, camera in self.cameras.items():
                     self.frames[(name, t)] = _np(camera.render(rgb=True)[0]).copy()
+                self.seconds["render"] += time.perf_counter() - started
                 if on_frame is not None:
                     on_frame()
             if step == freeze_step:
@@ -162,7 +166,9 @@ class Episode:
                 self.scene.reset(self.freeze_state)
             previous = self.hazard_point()
             if step < end_step:
+                started = time.perf_counter()
                 self.scene.step()
+                self.seconds["physics"] += time.perf_counter() - started
         if samples:  # the first sample has no earlier position: give it the second's velocity
             samples[0] = (
                 samples[0][0],

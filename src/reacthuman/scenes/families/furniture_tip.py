@@ -1,8 +1,8 @@
 """furniture_tip: a tall piece of furniture tips over toward the observer (gravity-paced).
 
 It stands on its front bottom edge, tilted a few degrees past balance (an inverted pendulum
-released from rest); the top sweeps down toward the robot. Pieces standing farther away than
-their height plus the reach zone fall short (No_Action).
+released from rest); the top sweeps down toward the robot. One piece in seven stands so far
+away that it falls well short (No_Action).
 """
 
 from __future__ import annotations
@@ -12,14 +12,20 @@ import math
 from reacthuman.scenes.families.base import FamilySampler, Layout, SampleContext, register, topple
 from reacthuman.scenes.spec import Family, RoomType
 
+FAR_SHARE = 0.15
+
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    pivot_x = rng.uniform(1.0, 2.8)
+    height = ctx.hazard.shape.size[2]
+    # Its top lands about its height in front of the pivot: either clearly within reach or,
+    # for one piece in seven, clearly beyond it (No_Action), never on the edge.
+    far = rng.chance(FAR_SHARE)
+    pivot_x = height + (rng.uniform(1.9, 2.3) if far else rng.uniform(-0.6, 0.6))
+    pivot_x = max(pivot_x, 0.9)
     y = rng.uniform(-0.5, 0.5)
     past_balance = math.radians(rng.uniform(1.0, 4.0))
     hazard, path = topple(ctx, ctx.hazard, "hazard", pivot_x, y, past_balance)
-    height = ctx.hazard.shape.size[2]
     return Layout(
         furniture=[],
         objects=[hazard],

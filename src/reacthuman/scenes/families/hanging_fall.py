@@ -1,7 +1,7 @@
 """hanging_fall: a fixture hanging on the front wall detaches and falls (gravity-paced).
 
 The fixture leaves the wall with a small outward speed and a forward pitch, so it topples
-away from the wall as it falls. Walls more than a step and an arm away give No_Action scenes.
+away from the wall as it falls. About one wall in seven stands beyond reach (No_Action).
 """
 
 from __future__ import annotations
@@ -9,10 +9,15 @@ from __future__ import annotations
 from reacthuman.scenes.families.base import FamilySampler, Layout, SampleContext, fly, register
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType
 
+FAR_SHARE = 0.15
+
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    wall = rng.uniform(0.8, 1.5)
+    # Either clearly within reach or clearly out of it: a fixture topples forward as it falls
+    # and can land up to half its height from the wall, so far walls are beyond reach plus that.
+    far = rng.chance(FAR_SHARE)
+    wall = rng.uniform(2.1, 2.5) if far else rng.uniform(0.8, 1.2)
     thickness = ctx.hazard.shape.size[0]
     half_h = ctx.hazard.shape.size[2] / 2.0
     center_z = rng.uniform(1.2, 1.8) + half_h * 0.5

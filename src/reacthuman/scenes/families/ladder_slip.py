@@ -1,9 +1,10 @@
 """ladder_slip: a ladder leaning on the front wall slips (gravity-paced).
 
-Two regimes (paper 3.4): slide-down, where the lean from vertical is past the no-slip limit
-(tan(lean) > 2 mu_f / (1 - mu_f mu_w) for floor and wall friction mu_f, mu_w), so the feet skid
-toward the robot on a polished floor and the top slides down the wall; and tip-over, where the ladder stands a few
-degrees past vertical away from the wall and topples toward the robot about its feet.
+Two regimes (paper 3.4): slide-down, where the lean from vertical is past the no-slip
+limit (tan(lean) > 2 mu_f / (1 - mu_f mu_w) for floor and wall friction mu_f, mu_w), so the
+feet skid toward the robot on a polished floor and the top slides down the wall; and
+tip-over, where the ladder stands a few degrees past vertical away from the wall and
+topples toward the robot about its feet.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """multi_object: momentum runs down a row of identical objects toward the observer.
 
-A row of 3-5 touching items stands on a table pointing at the robot; a striker of the same
+A row of 3-5 touching balls lies on a table pointing at the robot; a striker of the same
 kind is released at t0 (after a 0.5 s settling pre-roll) at the swept speed. The impulse
 travels down the row and the last item, nearest the table edge, is knocked off toward the
 robot. It is at rest until then, so the model must reason about the chain (paper 3.2).
@@ -22,10 +22,10 @@ from reacthuman.scenes.kinematics import Path
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
 
 STRIKE_SPEEDS = {
-    SpeedBand.slow: (0.5, 0.7),
-    SpeedBand.normal: (1.0, 1.3),
-    SpeedBand.fast: (1.7, 2.1),
-    SpeedBand.very_fast: (2.5, 3.0),
+    SpeedBand.slow: (0.8, 1.0),
+    SpeedBand.normal: (1.3, 1.6),
+    SpeedBand.fast: (1.9, 2.3),
+    SpeedBand.very_fast: (2.7, 3.2),
 }
 SETTLE = 0.5  # s
 GAP = 0.003  # m between neighbours in the row
@@ -95,20 +95,9 @@ SAMPLER = register(
         summary="momentum runs down a row",
         archetype="causal_chain",
         gravity_paced=False,
-        pool=(
-            "billiard_ball",
-            "tennis_ball",
-            "baseball",
-            "soda_can",
-            "tin_can",
-            "toy_block",
-            "ceramic_mug",
-            "wine_glass",
-            "glass_bottle",
-            "plastic_cup",
-            "apple",
-            "orange",
-        ),
+        # Balls, as in Newton's cradle: rows of cans or glasses shove along as a block and
+        # stop, which the simulation rejects more often than not.
+        pool=("billiard_ball", "tennis_ball", "baseball", "apple", "orange"),
         rooms=(RoomType.kitchen, RoomType.dining_room, RoomType.playroom, RoomType.office),
         build=build,
     )

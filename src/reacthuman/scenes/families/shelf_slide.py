@@ -107,6 +107,7 @@ SAMPLER = register(
             "bean_bag",
             "cast_iron_anvil",
             "kitchen_scissors",
+            "suitcase",
         ),
         rooms=(RoomType.kitchen, RoomType.living_room, RoomType.garage, RoomType.laundry_room),
         build=build,

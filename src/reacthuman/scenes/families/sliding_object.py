@@ -80,7 +80,11 @@ def build(ctx: SampleContext) -> Layout:
         v += accel * DT
         s += v * DT
     bottom = (low_end - half_h * math.sin(angle), ramp_y, half_h)
-    fly(ctx, hazard, [], start_t=t, pos=bottom, vel=(-v * math.cos(angle), 0.0, 0.0), path=path)
+    # Meeting the floor is an inelastic impact: the normal part v sin(angle) is lost, and the
+    # friction impulse it brings takes mu v sin(angle) off the horizontal part v cos(angle).
+    floor_mu = max(hazard.friction, ctx.floor_friction)
+    across = max(v * (math.cos(angle) - floor_mu * math.sin(angle)), 0.0)
+    fly(ctx, hazard, [], start_t=t, pos=bottom, vel=(-across, 0.0, 0.0), path=path)
     if path.floor_time is None or path.floor_time > t:
         path.floor_time = t
     return Layout(

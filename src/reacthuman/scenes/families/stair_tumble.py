@@ -24,10 +24,10 @@ from reacthuman.scenes.kinematics import G, Support
 from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType, SpeedBand
 
 EDGE_SPEEDS = {
-    SpeedBand.slow: (0.3, 0.5),
-    SpeedBand.normal: (0.8, 1.1),
-    SpeedBand.fast: (1.5, 1.9),
-    SpeedBand.very_fast: (2.3, 2.8),
+    SpeedBand.slow: (0.5, 0.7),
+    SpeedBand.normal: (1.0, 1.3),
+    SpeedBand.fast: (1.6, 2.0),
+    SpeedBand.very_fast: (2.4, 2.9),
 }
 LANDING = 0.7  # m deep
 
@@ -101,21 +101,9 @@ SAMPLER = register(
         summary="tumbles down the stairs",
         archetype="fall",
         gravity_paced=False,
-        pool=(
-            "basketball",
-            "soccer_ball",
-            "tennis_ball",
-            "bowling_ball",
-            "beach_ball",
-            "orange",
-            "suitcase",
-            "laundry_basket",
-            "cardboard_box",
-            "teddy_bear",
-            "toolbox",
-            "throw_pillow",
-            "hardcover_book",
-        ),
+        # Round things: boxes and bags tumbling down stairs stop on a tread as often as not,
+        # which no sampler can design for (the simulation would reject them).
+        pool=("basketball", "soccer_ball", "tennis_ball", "bowling_ball", "beach_ball", "orange"),
         rooms=(RoomType.hallway,),
         build=build,
     )

@@ -26,7 +26,8 @@ def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
     start = (rng.uniform(4.8, 5.2), rng.uniform(-0.6, 0.6), rng.uniform(1.0, 1.2))
     wide = rng.chance(WIDE_SHARE)
-    aim_y = rng.sign() * rng.uniform(1.9, 2.6) if wide else rng.uniform(-0.25, 0.25)
+    # A wide throw lands far enough to the side that its bounces stay out of reach too.
+    aim_y = rng.sign() * rng.uniform(2.7, 3.2) if wide else rng.uniform(-0.25, 0.25)
     target = (0.3, aim_y, rng.uniform(0.9, 1.2))
     tumble = (rng.uniform(-6.0, 6.0), rng.uniform(-6.0, 6.0), rng.uniform(-3.0, 3.0))
     speed = ctx.speed(FLIGHT_SPEEDS)

@@ -1,0 +1,258 @@
+"""Observe scenes: simulate each once, write frames, observation.json and ground_truth.json.
+
+The Python API the CLI and (later) the simulator node use. Each scene is simulated at most
+once per spec and render settings: results live in the observation cache and are copied
+out from there. A scene that fails (cannot be built, or its simulation contradicts its spec)
+is reported with its reason and the others go on; an interrupted run loses at most the scene
+in progress and resumes from the cache.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from reacthuman.observation import (
+    CameraInfo,
+    Frame,
+    LegendEntry,
+    Observation,
+    RobotPose,
+    frame_name,
+)
+from reacthuman.scenes.spec import SceneSpec
+from reacthuman.sim.cache import ObservationCache
+from reacthuman.sim.settings import RenderSettings
+from reacthuman.sim.truth import GroundTruth
+from reacthuman.sim.validate import rejection_reasons
+
+REJECTION_FILE = "rejection.json"
+
+
+@dataclass
+class SceneResult:
+    scene_id: str
+    status: str  # "ok", "rejected" or "failed"
+    folder: Path | None = None
+    reasons: tuple[str, ...] = ()
+    cached: bool = False
+    seconds: float = 0.0
+    truth: GroundTruth | None = None
+
+
+def preflight(spec: SceneSpec) -> list[str]:
+    """Reasons a spec cannot be built, found before Genesis is involved."""
+    from reacthuman.scenes.geometry import box_corners
+    from reacthuman.sim.visuals import MODELS
+
+    problems = []
+    sx, sy, sz = spec.room.size
+    tolerance = 0.005
+
+    def outside(points) -> bool:  # noqa: ANN001
+        return any(
+            abs(p[0]) > sx / 2 + tolerance
+            or abs(p[1]) > sy / 2 + tolerance
+            or p[2] < -tolerance
+            or p[2] > sz + tolerance
+            for p in points
+        )
+
+    for obj in spec.objects:
+        if obj.visual_model not in MODELS:
+            problems.append(f"object {obj.id!r}: unknown visual model {obj.visual_model!r}")
+        if outside(box_corners(obj.pose.pos, obj.shape.size, obj.pose.quat)):
+            problems.append(f"object {obj.id!r} is (partly) outside the room, inside a wall")
+    for piece in spec.furniture:
+        if outside(box_corners(piece.pose.pos, piece.size, piece.pose.quat)):
+            problems.append(f"furniture {piece.id!r} is (partly) outside the room, inside a wall")
+    return problems
+
+
+def observation_for(spec: SceneSpec, settings: RenderSettings) -> Observation:
+    """What the brain may see: frames, times, cameras, where it stands, the object legend."""
+    frames = [
+        Frame(view=cam.name, t=t, file=f"frames/{frame_name(cam.name, t)}")
+        for t in settings.frame_times
+        for cam in spec.cameras
+    ]
+    return Observation(
+        scene_id=spec.scene_id,
+        window=settings.window,
+        frame_times=settings.frame_times,
+        frames=frames,
+        cameras=[CameraInfo.of(cam, settings.width, settings.height) for cam in spec.cameras],
+        legend=[LegendEntry(id=obj.id, looks_like=obj.looks_like) for obj in spec.objects],
+        robot=RobotPose(pos=spec.observer.pos, yaw=spec.observer.yaw),
+    )
+
+
+def write_png(path: Path, image: np.ndarray) -> None:
+    """Deterministic PNG bytes (same pixels, same file) without extra metadata."""
+    import cv2
+
+    ok, data = cv2.imencode(".png", np.ascontiguousarray(image[:, :, ::-1]))
+    if not ok:
+        raise RuntimeError(f"cannot encode {path.name}")
+    path.write_bytes(data.tobytes())
+
+
+class Observer:
+    """Simulates scenes through the cache; one per process (it owns the Genesis simulator)."""
+
+    def __init__(self, settings: RenderSettings, cache: ObservationCache | None = None) -> None:
+        self.settings = settings
+        self.cache = cache if cache is not None else ObservationCache()
+        self._simulator = None
+        self.last_timings: dict[str, float] = {}
+
+    @property
+    def simulator(self):  # noqa: ANN201 - Genesis types stay out of the signatures
+        if self._simulator is None:
+            from reacthuman.sim.episode import Simulator
+
+            self._simulator = Simulator()
+        return self._simulator
+
+    def _simulate_into(self, spec: SceneSpec, folder: Path) -> None:
+        started = time.perf_counter()
+        episode = self.simulator.build(spec, self.settings)
+        built = time.perf_counter()
+        try:
+            truth = episode.run()
+            ran = time.perf_counter()
+            (folder / "frames").mkdir()
+            for (view, t), image in episode.frames.items():
+                write_png(folder / "frames" / frame_name(view, t), image)
+            (folder / "observation.json").write_text(observation_for(spec, self.settings).to_json())
+            reasons = rejection_reasons(spec, truth)
+            if reasons:
+                (folder / REJECTION_FILE).write_text(
+                    json.dumps({"reasons": reasons}, indent=2) + "\n"
+                )
+            (folder / "ground_truth.json").write_text(truth.to_json())  # last: marks completion
+            self.last_timings = {
+                "build": built - started,
+                "physics": episode.seconds["physics"],
+                "render": episode.seconds["render"],
+                "other": (ran - built) - episode.seconds["physics"] - episode.seconds["render"],
+                "write": time.perf_counter() - ran,
+            }
+        finally:
+            self.simulator.destroy(episode)
+
+    def observe(self, spec: SceneSpec) -> SceneResult:
+        """The scene's cache entry, simulating it if needed."""
+        start = time.perf_counter()
+        entry = self.cache.get(spec, self.settings)
+        cached = entry is not None
+        if entry is None:
+            problems = preflight(spec)
+            if problems:
+                return SceneResult(spec.scene_id, "failed", reasons=tuple(problems))
+            try:
+                entry = self.cache.put(spec, self.settings, lambda f: self._simulate_into(spec, f))
+            except Exception as exc:  # one scene's failure must not stop a set
+                detail = f"{type(exc).__name__}: {exc}"
+                return SceneResult(
+                    spec.scene_id, "failed", reasons=(detail,), seconds=time.perf_counter() - start
+                )
+        truth = GroundTruth.load(entry / "ground_truth.json")
+        rejection = entry / REJECTION_FILE
+        reasons = tuple(json.loads(rejection.read_text())["reasons"]) if rejection.exists() else ()
+        return SceneResult(
+            spec.scene_id,
+            "rejected" if reasons else "ok",
+            folder=entry,
+            reasons=reasons,
+            cached=cached,
+            seconds=time.perf_counter() - start,
+            truth=truth,
+        )
+
+
+def export(result: SceneResult, out: Path, spec: SceneSpec) -> Path:
+    """Copy a scene's observation and ground truth from the cache to ``out/<family>/<id>``."""
+    assert result.folder is not None
+    target = out / spec.family.value / spec.scene_id
+    staging = target.with_name(f".{target.name}.partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(result.folder, staging)
+    (staging / "spec.json").write_text(spec.to_json())
+    shutil.rmtree(target, ignore_errors=True)
+    staging.rename(target)
+    return target
+
+
+RECYCLE_AFTER = 40  # scenes per worker process: Genesis keeps ~8 MB per built scene
+
+
+_WORKER: Observer | None = None
+
+
+def _start_worker(settings_json: str, cache_root: str) -> None:
+    global _WORKER
+    _WORKER = Observer(
+        RenderSettings.model_validate_json(settings_json), ObservationCache(cache_root)
+    )
+
+
+def _observe_in_worker(spec_json: str) -> SceneResult:
+    assert _WORKER is not None
+    return _WORKER.observe(SceneSpec.from_json(spec_json))
+
+
+def observe_all(
+    specs: Iterable[SceneSpec],
+    observer: Observer,
+    out: Path | None,
+    on_result: Callable[[SceneResult], None] | None = None,
+    jobs: int = 1,
+) -> list[SceneResult]:
+    """Observe every spec; with ``jobs`` > 1 in that many worker processes.
+
+    Workers are recycled every RECYCLE_AFTER scenes so memory stays bounded; scenes already in
+    the cache never reach a worker. Results come back in the order of ``specs``.
+    """
+    specs = list(specs)
+    results: dict[int, SceneResult] = {}
+
+    def finish(index: int, result: SceneResult) -> None:
+        if out is not None and result.status == "ok":
+            export(result, out, specs[index])
+        results[index] = result
+        if on_result is not None:
+            on_result(result)
+
+    pending = []
+    for index, spec in enumerate(specs):
+        if jobs > 1 and observer.cache.get(spec, observer.settings) is None:
+            pending.append(index)
+        else:
+            finish(index, observer.observe(spec))
+    if pending:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(observer.settings.model_dump_json(), str(observer.cache.root)),
+            max_tasks_per_child=RECYCLE_AFTER,
+        ) as pool:
+            futures = {pool.submit(_observe_in_worker, specs[i].to_json()): i for i in pending}
+            try:
+                for future in as_completed(futures):
+                    finish(futures[future], future.result())
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+    return [results[i] for i in range(len(specs))]
