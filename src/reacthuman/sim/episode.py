@@ -13,6 +13,7 @@ of Genesis's kernel-cache key, and all scene randomness already lives in the spe
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from reacthuman.sim.mjcf import object_document, world_document
 from reacthuman.sim.settings import DT, RenderSettings
 from reacthuman.sim.truth import GroundTruth, ground_truth
 
+COLLECT_EVERY = 10  # scenes between garbage collections
 GENESIS_SEED = 0  # never vary: it is in Genesis's compile-cache key
 LIGHT_SCALE = 3.0  # spec intensities are relative; Genesis's directional lights want ~3
 
@@ -201,6 +203,7 @@ class Simulator:
 
     def __init__(self) -> None:
         self.gs = genesis()
+        self._destroyed = 0
 
     def build(self, spec: SceneSpec, settings: RenderSettings) -> Episode:
         gs = self.gs
@@ -278,4 +281,18 @@ class Simulator:
         return Episode(spec, settings, scene, floor, bodies, cameras, starts_on_floor=on_floor)
 
     def destroy(self, episode: Episode) -> None:
-        episode.scene.destroy()
+        """Free a scene. Genesis forces a full garbage collection in ``Scene.destroy`` (a CUDA
+        work-around, 0.26 s a scene here); on the CPU backend a collection every
+        ``COLLECT_EVERY`` scenes frees the same memory at a tenth of the cost."""
+        if self.gs.backend != self.gs.cpu:
+            episode.scene.destroy()
+            return
+        forced = gc.collect
+        gc.collect = lambda *_args, **_kwargs: 0  # type: ignore[assignment]
+        try:
+            episode.scene.destroy()
+        finally:
+            gc.collect = forced
+        self._destroyed += 1
+        if self._destroyed % COLLECT_EVERY == 0:
+            gc.collect()

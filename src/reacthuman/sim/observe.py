@@ -209,6 +209,32 @@ def _observe_in_worker(spec_json: str) -> SceneResult:
     return _WORKER.observe(SceneSpec.from_json(spec_json))
 
 
+def _observe_in_pool(
+    specs: list[SceneSpec],
+    indices: list[int],
+    observer: Observer,
+    jobs: int,
+    finish: Callable[[int, SceneResult], None],
+) -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    pool = ProcessPoolExecutor(
+        max_workers=min(jobs, len(indices)),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(observer.settings.model_dump_json(), str(observer.cache.root)),
+    )
+    try:
+        futures = {pool.submit(_observe_in_worker, specs[i].to_json()): i for i in indices}
+        for future in as_completed(futures):
+            finish(futures[future], future.result())
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
 def observe_all(
     specs: Iterable[SceneSpec],
     observer: Observer,
@@ -218,7 +244,7 @@ def observe_all(
 ) -> list[SceneResult]:
     """Observe every spec; with ``jobs`` > 1 in that many worker processes.
 
-    Workers are recycled every RECYCLE_AFTER scenes so memory stays bounded; scenes already in
+    Workers are replaced every RECYCLE_AFTER scenes so memory stays bounded; scenes already in
     the cache never reach a worker. Results come back in the order of ``specs``.
     """
     specs = list(specs)
@@ -237,22 +263,9 @@ def observe_all(
             pending.append(index)
         else:
             finish(index, observer.observe(spec))
-    if pending:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
-        with ProcessPoolExecutor(
-            max_workers=jobs,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_worker,
-            initargs=(observer.settings.model_dump_json(), str(observer.cache.root)),
-            max_tasks_per_child=RECYCLE_AFTER,
-        ) as pool:
-            futures = {pool.submit(_observe_in_worker, specs[i].to_json()): i for i in pending}
-            try:
-                for future in as_completed(futures):
-                    finish(futures[future], future.result())
-            except BaseException:
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
+    # Fresh worker processes for every RECYCLE_AFTER scenes each (Python 3.11's
+    # max_tasks_per_child can hang when it replaces a worker, so pools are simply renewed).
+    batch = RECYCLE_AFTER * max(jobs, 1)
+    for start in range(0, len(pending), batch):
+        _observe_in_pool(specs, pending[start : start + batch], observer, jobs, finish)
     return [results[i] for i in range(len(specs))]

@@ -18,7 +18,7 @@ from reacthuman.scenes.families.base import (
     rolling_spin,
     table_with_near_edge,
 )
-from reacthuman.scenes.kinematics import Path
+from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION, Path
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
 
 STRIKE_SPEEDS = {
@@ -66,7 +66,7 @@ def build(ctx: SampleContext) -> Layout:
     )
     # Impact along x with restitution e: the target leaves at m1 u (1 + e) / (m1 + m2).
     m1, m2 = trigger.mass_kg, hazard.mass_kg
-    e = min(trigger.restitution, hazard.restitution)
+    e = min(trigger.restitution, hazard.restitution, SIM_MAX_RESTITUTION)
     kick = m1 * speed * (1.0 + e) / (m1 + m2)
     strike_time = gap / speed
     path = Path()
