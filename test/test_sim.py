@@ -229,3 +229,28 @@ def test_observe_cli_writes_frames_observation_truth_and_a_summary(tmp_path):
         "observe", str(tmp_path / "set"), "--out", str(tmp_path / "x"), "--resolution", "640x480"
     )
     assert bad.returncode == 1 and "16:9" in bad.stderr
+
+
+def test_the_episode_resumes_exactly_where_it_froze(observer):
+    """After the window the scene is left at the freeze: stepping on replays ground truth."""
+    from reacthuman.sim.settings import DT
+
+    spec = generate_scene("rolling_ball", 5)
+    episode = observer.simulator.build(spec, observer.settings)
+    try:
+        truth = episode.run()
+        window_steps = round(spec.timing.window / DT)
+        replay = []
+        for _ in range(120):
+            episode.scene.step()
+            replay.append(episode.hazard_point())
+        recorded = {round(p.t / DT): p.pos for p in truth.trajectory}
+        checked = 0
+        for k, point in enumerate(replay, start=1):
+            step = window_steps + k
+            if step in recorded:
+                assert tuple(round(c, 5) + 0.0 for c in point) == recorded[step]
+                checked += 1
+        assert checked >= 25
+    finally:
+        observer.simulator.destroy(episode)
