@@ -180,7 +180,7 @@ class Episode:
         if self.starts_on_floor:
             floor_time = _landing_time(samples)
         self.scene.reset(self.freeze_state)
-        return ground_truth(self.spec, samples, floor_time, DT)
+        return ground_truth(self.spec, samples, floor_time, DT, self.settings.window)
 
 
 def _landing_time(samples: list[tuple[float, Vec3, Vec3]]) -> float | None:

@@ -45,6 +45,7 @@ class GroundTruth(BaseModel):
     arrival_speed: float | None  # m/s
     arrival_kinetic_energy: float | None  # J
     trajectory: list[TrajectoryPoint]  # the hazard point, 60 Hz, t0 .. t0 + horizon
+    window: float  # s: the freeze is at t0 + window
     physics_dt: float
 
     def to_json(self) -> str:
@@ -64,6 +65,7 @@ def ground_truth(
     samples: Sequence[tuple[float, Sequence[float], Sequence[float]]],
     floor_time: float | None,
     dt: float,
+    window: float | None = None,
 ) -> GroundTruth:
     """Ground truth from (t after t0, position, velocity) of the hazard point at every step."""
     observer = spec.observer.pos
@@ -92,5 +94,6 @@ def ground_truth(
             else round(arrival.arrival_kinetic_energy, 5)
         ),
         trajectory=[TrajectoryPoint(t=round(t, 5), pos=_r(p)) for t, p, _v in samples[::stride]],
+        window=spec.timing.window if window is None else window,
         physics_dt=dt,
     )

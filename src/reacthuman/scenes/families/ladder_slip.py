@@ -28,7 +28,8 @@ PAINTED_WALL_FRICTION = 0.1  # the simulator's walls
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    wall = rng.uniform(1.8, 2.7)
+    tip_wall = rng.uniform(1.8, 2.7)
+    feet_ahead = rng.uniform(0.6, 1.0)  # slide regime: the feet start this far in front
     y = rng.uniform(-0.5, 0.5)
     slides = rng.chance(SLIDE_SHARE)
     polished_floor = rng.uniform(0.15, 0.25)
@@ -38,6 +39,7 @@ def build(ctx: SampleContext) -> Layout:
     thickness, _width, length = ctx.hazard.shape.size
 
     if not slides:
+        wall = tip_wall
         pivot_x = wall - wall_gap - thickness
         hazard, path = topple(ctx, ctx.hazard, "hazard", pivot_x, y, past_vertical)
         return Layout(
@@ -61,6 +63,7 @@ def build(ctx: SampleContext) -> Layout:
     mu_w = max(hazard.friction, PAINTED_WALL_FRICTION)
     limit = math.atan(2.0 * mu_f / (1.0 - mu_f * mu_w))
     lean = min(limit + lean_margin, math.radians(68.0))
+    wall = feet_ahead + length * math.sin(lean) + thickness * math.cos(lean)
     # Top against the wall: the box's outermost corner is 2 mm short of the wall and floor.
     half_x = length / 2.0 * math.sin(lean) + thickness / 2.0 * math.cos(lean)
     half_z = length / 2.0 * math.cos(lean) + thickness / 2.0 * math.sin(lean)

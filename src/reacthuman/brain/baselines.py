@@ -1,0 +1,161 @@
+"""Baseline brains, selectable like models: fixed dispositions, chance, and the oracle.
+
+``always-dodge``, ``always-catch``, ``no-action`` and ``random`` (seeded by the scene) ignore
+what they see; ``oracle`` reads ground truth (so every report must mark it) and exists to
+check the pipeline end to end: its plans classify to the true action and put the nearer hand
+on the impact point whenever it can be reached.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from reacthuman import robot
+from reacthuman.brain.motion import to_robot
+from reacthuman.brain.plan import ReactionPlan, parse_plan
+from reacthuman.observation import Observation
+from reacthuman.scenes.labels import Action
+from reacthuman.scenes.rng import SeededRng
+from reacthuman.sim.truth import GroundTruth
+
+Vec3 = tuple[float, float, float]
+REACH_FORWARD: Vec3 = (0.45, 0.0, -0.1)  # both hands held out in front of the chest
+HAND_SPREAD = 0.12  # m between the hands and the target, either side
+
+
+def _plan(
+    identified: str,
+    intent: str,
+    command: tuple[float, float, float],
+    duration: float,
+    left: Vec3,
+    right: Vec3,
+    knee: float = 0.0,
+    confidence: float = 0.5,
+) -> ReactionPlan:
+    return parse_plan(
+        {
+            "object_identified": identified,
+            "intent": intent,
+            "confidence": confidence,
+            "walking_cmd": list(command),
+            "walking_duration": duration,
+            "keyframes": [
+                {"t": 0.3, "left_hand": list(left), "right_hand": list(right), "knee_bend": knee},
+            ],
+        }
+    )
+
+
+def dodge_plan(away: tuple[float, float] = (-1.0, 0.0), distance: float = 0.6) -> ReactionPlan:
+    """Walk ``distance`` m along ``away`` (robot frame) as fast as allowed, hands at rest."""
+    norm = math.hypot(*away) or 1.0
+    ux, uy = away[0] / norm, away[1] / norm
+    x_limit = robot.MAX_FORWARD_SPEED if ux > 0 else robot.MAX_BACKWARD_SPEED
+    speed = min(
+        x_limit / abs(ux) if abs(ux) > 1e-9 else math.inf,
+        robot.MAX_LATERAL_SPEED / abs(uy) if abs(uy) > 1e-9 else math.inf,
+    )
+    return _plan(
+        "the hazard",
+        "step away to dodge it and keep clear of its path",
+        (ux * speed, uy * speed, 0.0),
+        distance / speed,
+        robot.REST_LEFT_HAND,
+        robot.REST_RIGHT_HAND,
+    )
+
+
+def catch_plan() -> ReactionPlan:
+    x, y, z = REACH_FORWARD
+    return _plan(
+        "the object",
+        "reach out with both hands to catch it",
+        (0.0, 0.0, 0.0),
+        0.0,
+        (x, y + HAND_SPREAD, z),
+        (x, y - HAND_SPREAD, z),
+    )
+
+
+def no_action_plan() -> ReactionPlan:
+    return _plan(
+        "the object",
+        "stay put; it will not reach me",
+        (0.0, 0.0, 0.0),
+        0.0,
+        robot.REST_LEFT_HAND,
+        robot.REST_RIGHT_HAND,
+    )
+
+
+def always_dodge(_observation: Observation) -> ReactionPlan:
+    return dodge_plan()  # backward: away from anything in front or beside the robot
+
+
+def always_catch(_observation: Observation) -> ReactionPlan:
+    return catch_plan()
+
+
+def no_action(_observation: Observation) -> ReactionPlan:
+    return no_action_plan()
+
+
+def random_brain(seed: int = 0) -> Callable[[Observation], ReactionPlan]:
+    """A brain that picks dodge, catch or no action uniformly, seeded by ``seed`` and scene."""
+
+    def decide(observation: Observation) -> ReactionPlan:
+        rng = SeededRng("random-brain", seed, observation.scene_id)
+        return rng.choice((always_dodge, always_catch, no_action))(observation)
+
+    return decide
+
+
+def oracle_plan(truth: GroundTruth, robot_pos: Vec3, robot_yaw: float) -> ReactionPlan:
+    """The plan that does the right thing, read from ground truth."""
+    if truth.action is Action.NO_ACTION:
+        return no_action_plan()
+    # Where it arrives; a scene without an impact point has nothing to meet but the start.
+    target = truth.trajectory[0].pos if truth.impact_point is None else truth.impact_point
+    px, py, pz = to_robot(target, robot_pos, robot_yaw)
+    if truth.action is Action.TRIGGER_DODGE:
+        sx, sy, _sz = to_robot(truth.trajectory[0].pos, robot_pos, robot_yaw)
+        return dodge_plan((-sx, -sy))  # away from where it comes from
+    # Catch: walk toward the impact point until it is within reach, then put a hand on it.
+    distance = math.hypot(px, py)
+    walk = max(distance - 0.4, 0.0)
+    ux, uy = (px / distance, py / distance) if distance > 1e-9 else (1.0, 0.0)
+    speed = robot.MAX_LATERAL_SPEED  # within every limit in any direction
+    duration = min(walk / speed, robot.MAX_WALKING_DURATION)
+    bx, by = ux * speed * duration, uy * speed * duration
+    ox, oy, oz = robot.HAND_ORIGIN
+    hand = (px - bx - ox, py - by - oy, pz - oz)
+    side = (-uy * HAND_SPREAD, ux * HAND_SPREAD)
+    # The left hand is exactly on the target; the right one beside it.
+    right = (hand[0] - 2 * side[0], hand[1] - 2 * side[1], hand[2])
+    return parse_plan(
+        {
+            "object_identified": "oracle",
+            "intent": "catch it where it arrives",
+            "confidence": 1.0,
+            "walking_cmd": [ux * speed, uy * speed, 0.0],
+            "walking_duration": duration,
+            "keyframes": [
+                {
+                    "t": max(duration, 0.2),
+                    "left_hand": list(hand),
+                    "right_hand": list(right),
+                    "knee_bend": 0.0,
+                }
+            ],
+        }
+    )
+
+
+BASELINES: dict[str, Callable[[Observation], ReactionPlan]] = {
+    "always-dodge": always_dodge,
+    "always-catch": always_catch,
+    "no-action": no_action,
+    "random": random_brain(),
+}
