@@ -329,6 +329,21 @@ def cmd_catalogue(args: argparse.Namespace) -> int:
 # --- parser --------------------------------------------------------------------------------
 
 
+def _add_simulation_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="observation cache (default $REACTHUMAN_CACHE or ~/.cache/reacthuman/observations)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=_positive_int,
+        default=min(2, os.cpu_count() or 1),
+        metavar="J",
+        help="worker processes that simulate (default: up to 2, one per core)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     from reacthuman.scenes.generate import DEFAULT_ADVERSARIAL_RATE
     from reacthuman.scenes.sets import DEFAULT_PER_FAMILY
@@ -389,14 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
         "spec, and label from measured ground truth (minutes; fills the "
         "observation cache that `reacthuman observe` then reads)",
     )
-    gen.add_argument("--cache", metavar="DIR", help="observation cache for --simulate")
-    gen.add_argument(
-        "--jobs",
-        type=_positive_int,
-        default=min(2, os.cpu_count() or 1),
-        metavar="J",
-        help="worker processes for --simulate (default: up to 2)",
-    )
+    _add_simulation_options(gen)
     gen.add_argument("--quiet", action="store_true", help="no progress bar")
     gen.set_defaults(func=cmd_scenes_generate)
 
@@ -453,18 +461,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="observation window in seconds (default 0.6)",
     )
-    obs.add_argument(
-        "--cache",
-        metavar="DIR",
-        help="observation cache (default $REACTHUMAN_CACHE or ~/.cache/reacthuman)",
-    )
-    obs.add_argument(
-        "--jobs",
-        type=_positive_int,
-        default=min(2, os.cpu_count() or 1),
-        metavar="J",
-        help="worker processes (default: up to 2, one per core)",
-    )
+    _add_simulation_options(obs)
     obs.add_argument("--quiet", action="store_true", help="no progress bar")
     obs.set_defaults(func=cmd_observe)
 
