@@ -23,11 +23,12 @@ from reacthuman.scenes.families.base import (
 from reacthuman.scenes.kinematics import G, Support
 from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType, SpeedBand
 
+# A ball nudged over the top step slower than about 0.7 m/s can settle on a tread.
 EDGE_SPEEDS = {
-    SpeedBand.slow: (0.5, 0.7),
-    SpeedBand.normal: (1.0, 1.3),
-    SpeedBand.fast: (1.6, 2.0),
-    SpeedBand.very_fast: (2.4, 2.9),
+    SpeedBand.slow: (0.8, 1.0),
+    SpeedBand.normal: (1.2, 1.5),
+    SpeedBand.fast: (1.8, 2.2),
+    SpeedBand.very_fast: (2.6, 3.1),
 }
 LANDING = 0.7  # m deep
 
