@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from reacthuman.scenes.geometry import Vec3, norm
+from reacthuman.scenes.geometry import Vec3
 
 G = 9.81
 DT = 1.0 / 240.0  # the simulator's step, so predicted and measured paths share a clock
@@ -177,7 +177,3 @@ def topple_angles(height: float, depth: float, tilt: float, horizon: float) -> l
         return G * r_cm * math.sin(theta - beta) / inertia_per_mass
 
     return integrate_angle(accel, tilt, 0.0, stop=lambda th, _w: th >= math.pi / 2, horizon=horizon)
-
-
-def speed_of(vel: Sequence[float]) -> float:
-    return norm(vel)

@@ -267,16 +267,8 @@ def adversarial_pool(sampler: FamilySampler, catalogue: Catalogue) -> list[Catal
     return [v for name in sampler.pool for v in catalogue.variants_of(name)]
 
 
-def half_height(obj: CatalogueObject) -> float:
-    return obj.shape.size[2] / 2.0
-
-
 def is_ball(obj: CatalogueObject) -> bool:
     return obj.shape.kind.value == "sphere"
-
-
-def deg(angle: float) -> float:
-    return math.radians(angle)
 
 
 def topple(
