@@ -18,7 +18,7 @@ from reacthuman.scenes.labels import Action, Arrival, SafetyLabel, action_label,
 from reacthuman.scenes.reach import impact_point, summarise_arrival
 from reacthuman.scenes.spec import SceneSpec, Vec3
 
-TRUTH_SCHEMA = "1.0"
+TRUTH_SCHEMA = "1.1"  # 1.1: the window length
 TRAJECTORY_RATE = 60  # Hz stored in ground_truth.json
 
 

@@ -1,0 +1,94 @@
+"""The response cache: every decision made, keyed by what made it, in SQLite.
+
+Key: (brain, endpoint, prompt version, observation hash, decoding parameters). A rerun or a
+resumed run asks nothing it has asked before. The database runs in WAL mode and each
+decision is one transaction, so a run killed at any instant (kill -9 included) keeps every
+decision it had finished and never half of one. Decisions whose request failed at the API
+(retries exhausted) are not stored, so the next run tries them again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+from reacthuman.brain.client import Decision
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS decisions (
+    key TEXT PRIMARY KEY,
+    scene_id TEXT NOT NULL,
+    brain TEXT NOT NULL,
+    endpoint TEXT,
+    prompt_version TEXT NOT NULL,
+    observation_hash TEXT NOT NULL,
+    decoding TEXT NOT NULL,
+    decision TEXT NOT NULL
+)
+"""
+
+
+def observation_hash(folder: Path) -> str:
+    """Hash of what the brain is shown: observation.json and every frame's bytes."""
+    digest = hashlib.sha256()
+    observation = folder / "observation.json"
+    digest.update(observation.read_bytes())
+    for frame in json.loads(observation.read_text())["frames"]:
+        digest.update(frame["file"].encode())
+        digest.update((folder / frame["file"]).read_bytes())
+    return digest.hexdigest()
+
+
+def decision_key(
+    brain: str, endpoint: str | None, prompt_version: str, obs_hash: str, decoding: dict[str, Any]
+) -> str:
+    parts = [brain, endpoint or "", prompt_version, obs_hash, json.dumps(decoding, sort_keys=True)]
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
+class ResponseStore:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(SCHEMA)
+
+    def get(self, key: str) -> Decision | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT decision FROM decisions WHERE key = ?", (key,)
+            ).fetchone()
+        return Decision.model_validate_json(row[0]) if row else None
+
+    def put(self, key: str, obs_hash: str, decoding: dict[str, Any], decision: Decision) -> None:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "INSERT OR REPLACE INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    key,
+                    decision.scene_id,
+                    decision.brain,
+                    decision.endpoint,
+                    decision.prompt_version,
+                    obs_hash,
+                    json.dumps(decoding, sort_keys=True),
+                    decision.model_dump_json(),
+                ),
+            )
+            self._db.execute("COMMIT")
+
+    def count(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM decisions").fetchone()[0]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,87 @@
+"""A fake OpenAI-compatible chat endpoint on loopback, scripted per request (for tests)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler
+
+GOOD = {
+    "object_identified": "a red mug",
+    "intent": "catch it with both hands",
+    "confidence": 0.8,
+    "walking_cmd": [0.2, 0.0, 0.0],
+    "walking_duration": 0.5,
+    "keyframes": [
+        {"t": 0.4, "left_hand": [0.4, 0.1, -0.2], "right_hand": [0.4, -0.1, -0.2], "knee_bend": 0.0}
+    ],
+}
+
+
+class Script:
+    """What the fake endpoint answers, request by request, and what it was sent."""
+
+    def __init__(self) -> None:
+        self.responses: list[tuple] = []
+        self.requests: list[dict] = []
+        self.lock = threading.Lock()
+        self.default: tuple = ("reply", "")  # once the scripted responses run out
+        self.delay = 0.0  # seconds before every answer (a model's latency)
+
+
+def completion(content: str) -> bytes:
+    return json.dumps(
+        {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "fake",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": content},
+                }
+            ],
+            "usage": {
+                "prompt_tokens": 100,
+                "completion_tokens": 20,
+                "total_tokens": 120,
+                "cost": 0.0005,
+            },
+        }
+    ).encode()
+
+
+def make_handler(script: Script):
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *_args):
+            pass
+
+        def do_POST(self):  # noqa: N802 - the http.server API
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            with script.lock:
+                script.requests.append({"auth": self.headers.get("Authorization"), "body": body})
+                kind, *args = script.responses.pop(0) if script.responses else script.default
+            time.sleep(script.delay)
+            if kind == "drop":
+                self.close_connection = True
+                self.connection.close()
+                return
+            if kind == "sleep":
+                time.sleep(args[0])
+                kind, args = "reply", [json.dumps(GOOD)]
+            if kind == "reply":
+                data, status, headers = completion(args[0]), 200, {}
+            else:  # ("status", code, headers, body)
+                status, headers, data = args[0], args[1], args[2].encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler
