@@ -1,0 +1,1 @@
+"""Scoring: the five metrics and four safety rules per decision (paper section 4)."""
