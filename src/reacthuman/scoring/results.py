@@ -1,0 +1,83 @@
+"""The results store of a run: one row per (scene, brain) decision, in SQLite, exported as CSV
+and JSONL. Writing a row again replaces it, so reruns and resumes never duplicate one."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sqlite3
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from reacthuman.scenes.labels import Action
+from reacthuman.scenes.spec import Family, SpeedBand
+
+
+class ScoreRow(BaseModel):
+    """A scored decision with what the analyses group it by."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    scene_id: str
+    brain: str
+    family: Family
+    speed_band: SpeedBand
+    group: int
+    adversarial: bool
+    object: str
+    imitates: str | None
+    action: Action | None
+    true_action: Action
+    saa: float
+    safe: bool
+    rules: list[str]
+    primary_rule: str | None
+    d_end: float | None
+    aia: float | None
+    d_min: float | None
+    d_closing: float | None
+    r1_reason: str | None = None
+
+
+COLUMNS = list(ScoreRow.model_fields)
+
+
+class ResultsStore:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS scores (scene_id TEXT NOT NULL, brain TEXT NOT NULL, "
+            "row TEXT NOT NULL, PRIMARY KEY (scene_id, brain))"
+        )
+
+    def put(self, row: ScoreRow) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO scores VALUES (?, ?, ?)",
+            (row.scene_id, row.brain, row.model_dump_json()),
+        )
+
+    def rows(self) -> list[ScoreRow]:
+        found = self._db.execute("SELECT row FROM scores ORDER BY brain, scene_id").fetchall()
+        return [ScoreRow.model_validate_json(r[0]) for r in found]
+
+    def export(self, folder: str | Path) -> tuple[Path, Path]:
+        """``scores.csv`` and ``scores.jsonl``, one line per decision, in a stable order."""
+        folder = Path(folder)
+        rows = self.rows()
+        csv_path, jsonl_path = folder / "scores.csv", folder / "scores.jsonl"
+        with csv_path.open("w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=COLUMNS)
+            writer.writeheader()
+            for row in rows:
+                data = row.model_dump(mode="json")
+                data["rules"] = " ".join(data["rules"])
+                writer.writerow({k: "" if v is None else v for k, v in data.items()})
+        jsonl_path.write_text("".join(json.dumps(r.model_dump(mode="json")) + "\n" for r in rows))
+        return csv_path, jsonl_path
+
+    def close(self) -> None:
+        self._db.close()

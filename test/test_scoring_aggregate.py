@@ -1,0 +1,159 @@
+"""Aggregates, intervals and the results store, on small hand-computed runs."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from reacthuman.scenes.labels import Action
+from reacthuman.scenes.spec import Family, SpeedBand
+from reacthuman.scoring.aggregate import (
+    band_consistency,
+    breakdown,
+    majority_vote,
+    paired_comparison,
+    stat,
+    summarise_brain,
+)
+from reacthuman.scoring.results import ResultsStore, ScoreRow
+
+C, D, N = Action.EXECUTE_CATCH, Action.TRIGGER_DODGE, Action.NO_ACTION
+
+
+def row(
+    scene: int,
+    brain: str,
+    action,
+    truth,
+    *,
+    band=SpeedBand.slow,
+    group=0,
+    d_end=None,
+    family=Family.rolling_ball,
+    rules=(),
+    adversarial=False,
+) -> ScoreRow:
+    return ScoreRow(
+        scene_id=f"{family.value}-{scene:06d}",
+        brain=brain,
+        family=family,
+        speed_band=band,
+        group=group,
+        adversarial=adversarial,
+        object="tennis_ball",
+        imitates=None,
+        action=action,
+        true_action=truth,
+        saa=float(action is truth),
+        safe=not rules,
+        rules=list(rules),
+        primary_rule=rules[0] if rules else None,
+        d_end=d_end,
+        aia=None if action is None else 1.0,
+        d_min=d_end,
+        d_closing=0.0 if d_end else None,
+    )
+
+
+def test_stat_drops_missing_values_and_brackets_the_mean():
+    s = stat([1.0, 0.0, None, 1.0, 1.0])
+    assert s.mean == 0.75 and s.n == 4 and s.missing == 1
+    assert 0.0 <= s.low <= s.mean <= s.high <= 1.0
+    empty = stat([None, None])
+    assert empty.mean is None and empty.n == 0 and empty.missing == 2  # no division by zero
+    assert stat([0.5] * 10).low == stat([0.5] * 10).high == 0.5
+    assert stat([1.0, 0.0] * 20).low == stat([1.0, 0.0] * 20).low  # seeded: reproducible
+
+
+def test_brain_summary_by_hand():
+    rows = [
+        row(0, "m", C, C, d_end=0.2),
+        row(1, "m", N, C, d_end=0.9),
+        row(2, "m", C, D, rules=("R2", "R4")),
+        row(3, "m", N, D, rules=("R3", "R4")),
+        row(4, "m", None, D, rules=("R1",)),
+        row(5, "m", D, D),
+    ]
+    s = summarise_brain(rows)
+    assert s.saa.mean == pytest.approx(2 / 6) and s.safety.mean == pytest.approx(3 / 6)
+    assert s.freeze_rate.mean == pytest.approx(2 / 6)
+    assert s.saa_catch_scenes.mean == 0.5 and s.saa_dodge_scenes.mean == 0.25
+    assert s.unsafe_on_dodge_scenes.mean == 0.75
+    assert s.primary_rules == {"R2": 1, "R3": 1, "R1": 1} and s.r1 == 1
+    assert s.d_end.mean == pytest.approx(0.55) and s.d_end.missing == 4
+    assert s.aia.missing == 1  # the R1 decision has no intent
+
+
+def test_breakdown_groups_and_majority_vote():
+    rows = [
+        row(0, "a", C, C),
+        row(0, "b", C, C),
+        row(0, "c", C, C),  # unanimous, right
+        row(1, "a", D, C),
+        row(1, "b", D, C),
+        row(1, "c", C, C),  # majority wrong
+        row(2, "a", D, D),
+        row(2, "b", N, D),
+        row(2, "c", C, D),  # a tie: wrong
+        row(3, "a", N, N),
+        row(3, "b", N, N),
+        row(3, "c", None, N),  # majority right
+    ]
+    vote = majority_vote(rows)
+    assert vote["scenes"] == 4 and vote["majority_saa"] == 0.5
+    assert vote["unanimous_rate"] == 0.25 and vote["unanimous_accuracy"] == 1.0
+    per_brain = breakdown(rows, lambda r: r.brain, lambda r: r.saa)
+    assert per_brain["a"].mean == 0.75 and per_brain["c"].mean == 0.5
+
+
+def test_consistency_across_speed_bands():
+    bands = [SpeedBand.slow, SpeedBand.normal, SpeedBand.fast, SpeedBand.very_fast]
+    rows = [row(i, "m", C, C, band=b, group=0) for i, b in enumerate(bands)]  # all the same
+    rows += [
+        row(4 + i, "m", a, C, band=b, group=1)  # slow differs
+        for i, (a, b) in enumerate(zip([N, C, C, C], bands, strict=True))
+    ]
+    rows += [
+        row(8 + i, "m", a, C, band=b, group=2)  # ends agree, middle differs
+        for i, (a, b) in enumerate(zip([C, D, C, C], bands, strict=True))
+    ]
+    rows += [row(12, "m", C, C, band=SpeedBand.slow, group=3)]  # incomplete: not counted
+    result = band_consistency(rows)
+    assert result["groups"] == 3
+    assert result["all_bands_same"] == pytest.approx(1 / 3)
+    assert result["slowest_fastest_agree"] == pytest.approx(2 / 3)
+
+
+def test_paired_comparison_uses_shared_scenes_only():
+    rows = [
+        row(0, "a", C, C),
+        row(0, "b", D, C),
+        row(1, "a", D, D),
+        row(1, "b", D, D),
+        row(2, "a", N, D),
+        row(2, "b", D, D),
+        row(3, "a", C, C),
+    ]  # scene 3: only a
+    result = paired_comparison(rows, "a", "b")
+    assert result["scenes"] == 3 and result["a_only_right"] == 1 and result["b_only_right"] == 1
+    assert result["saa_difference"].mean == 0.0
+
+
+def test_results_store_never_duplicates_and_exports_csv_and_jsonl(tmp_path):
+    store = ResultsStore(tmp_path / "results.sqlite")
+    first = row(0, "m", C, D, rules=("R2", "R4"))
+    store.put(first)
+    store.put(first)  # a rerun
+    store.put(row(1, "m", D, D))
+    store.put(row(0, "m", D, D))  # a resumed run that decided scene 0 again: replaced
+    rows = store.rows()
+    assert len(rows) == 2 and rows[0].action is D
+    csv_path, jsonl_path = store.export(tmp_path)
+    with csv_path.open() as handle:
+        table = list(csv.DictReader(handle))
+    assert len(table) == 2 and table[0]["brain"] == "m" and table[0]["d_end"] == ""
+    lines = [json.loads(line) for line in jsonl_path.read_text().splitlines()]
+    assert [line["scene_id"] for line in lines] == [r.scene_id for r in rows]
+    store.close()
