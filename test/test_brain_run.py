@@ -11,54 +11,9 @@ import subprocess
 import sys
 import time
 
-import numpy as np
 import pytest
 from conftest import run_cli
 from loopback import GOOD
-
-from reacthuman.observation import CameraInfo, Frame, LegendEntry, Observation, RobotPose
-from reacthuman.scenes.sets import generate_set
-from reacthuman.sim.truth import ground_truth
-
-
-@pytest.fixture(scope="module")
-def observed(tmp_path_factory):
-    """Twelve scenes laid out like `reacthuman observe` output, with unique tiny frames and
-    ground truth from each scene's intended motion (no simulator needed)."""
-    import cv2
-
-    root = tmp_path_factory.mktemp("observed")
-    _manifest, scenes = generate_set(per_family=1)
-    for n, scene in enumerate(scenes[:12]):
-        spec = scene.spec
-        folder = root / spec.family.value / spec.scene_id
-        (folder / "frames").mkdir(parents=True)
-        frames = []
-        for t in (0.0, 0.6):
-            for cam in spec.cameras:
-                name = f"frames/{cam.name.value}_{int(t * 1000):04d}ms.png"
-                image = np.full((36, 64, 3), 10 * n, np.uint8)
-                image[5:15, 5 + int(40 * t) : 15 + int(40 * t)] = 255  # something moves
-                cv2.imwrite(str(folder / name), image)
-                frames.append(Frame(view=cam.name, t=t, file=name))
-        obs = Observation(
-            scene_id=spec.scene_id,
-            window=0.6,
-            frame_times=[0.0, 0.6],
-            frames=frames,
-            cameras=[CameraInfo.of(c, 64, 36) for c in spec.cameras],
-            legend=[LegendEntry(id=o.id, looks_like=o.looks_like) for o in spec.objects],
-            robot=RobotPose(pos=spec.observer.pos, yaw=spec.observer.yaw),
-        )
-        (folder / "observation.json").write_text(obs.to_json())
-        path = spec.intended.path
-        samples = [
-            (a.t, a.pos, tuple((b.pos[i] - a.pos[i]) / (b.t - a.t) for i in range(3)))
-            for a, b in zip(path, path[1:], strict=False)
-        ]
-        truth = ground_truth(spec, samples, spec.intended.floor_time, 0.1)
-        (folder / "ground_truth.json").write_text(truth.to_json())
-    return root
 
 
 def plans(out):

@@ -369,6 +369,55 @@ def _default_store() -> Path:
     return base / "reacthuman" / "responses.sqlite"
 
 
+def cmd_score(args: argparse.Namespace) -> int:
+    from reacthuman.brain.classify import ClassifierConfig
+    from reacthuman.scoring.results import ResultsStore
+    from reacthuman.scoring.run import score_folders
+
+    config = ClassifierConfig.load(args.classifier) if args.classifier else ClassifierConfig()
+    rows, problems = score_folders(
+        Path(args.observations), [Path(d) for d in args.decisions], config
+    )
+    for problem in problems:
+        print(f"could not read: {problem}", file=sys.stderr)
+    out = Path(args.out)
+    store = ResultsStore(out / "results.sqlite")
+    for row in rows:
+        store.put(row)
+    csv_path, jsonl_path = store.export(out)
+    total = len(store.rows())
+    store.close()
+    print(
+        f"scored {len(rows)} decisions ({len(problems)} unreadable); the run holds {total} "
+        f"-> {csv_path}, {jsonl_path}"
+    )
+    return 1 if not rows else 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from reacthuman.scoring.report import write_report
+    from reacthuman.scoring.results import ResultsStore
+
+    rows = []
+    runs = [Path(args.run_dir), *(Path(p) for p in args.compare or [])]
+    for run in runs:
+        if not (run / "results.sqlite").is_file():
+            raise CliError(f"{run}: no results.sqlite (score the run first: reacthuman score)")
+        store = ResultsStore(run / "results.sqlite")
+        found = store.rows()
+        store.close()
+        if args.compare:  # name brains by run so that the same model in two runs stays apart
+            found = [r.model_copy(update={"brain": f"{run.name}:{r.brain}"}) for r in found]
+        rows += found
+    out = Path(args.out) if args.out else runs[0]
+    md, page = write_report(rows, out, args.title or f"ReactHuman report: {runs[0].name}")
+    if not rows:
+        print(f"the run has no decisions to score; wrote {md}")
+        return 1
+    print(f"wrote {md} and {page}")
+    return 0
+
+
 def cmd_bench_sim(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
@@ -609,6 +658,36 @@ def build_parser() -> argparse.ArgumentParser:
     dec.add_argument("--out", required=True, help="output folder")
     dec.add_argument("--quiet", action="store_true", help="no progress bar")
     dec.set_defaults(func=cmd_decide)
+
+    sc = commands.add_parser(
+        "score",
+        help="score decisions against ground truth into a run's results store",
+        description="Score every plan.json under the decision folders against the ground "
+        "truth of the observation folder; write results.sqlite, scores.csv and scores.jsonl "
+        "(one row per scene and brain; rescoring replaces rows, never duplicates them).",
+    )
+    sc.add_argument("--observations", required=True, help="output of `reacthuman observe`")
+    sc.add_argument("--decisions", required=True, nargs="+", help="outputs of `reacthuman decide`")
+    sc.add_argument(
+        "--classifier",
+        metavar="YAML",
+        help="plan -> action thresholds (default config/classifier.yaml's values)",
+    )
+    sc.add_argument("--out", required=True, help="the run folder")
+    sc.set_defaults(func=cmd_score)
+
+    rep = commands.add_parser(
+        "report",
+        help="write report.md and report.html for a scored run",
+        description="The main table, per-family SAA, agreement, speed-band consistency and "
+        "plots (disposition, freeze by band, safety rules, endpoint distance, adversarial vs "
+        "genuine), with 95 % bootstrap intervals.",
+    )
+    rep.add_argument("run_dir", help="a run folder holding results.sqlite")
+    rep.add_argument("--compare", nargs="+", metavar="RUN_DIR", help="more runs side by side")
+    rep.add_argument("--out", help="where to write (default: the run folder)")
+    rep.add_argument("--title", help="report title")
+    rep.set_defaults(func=cmd_report)
 
     bsim = commands.add_parser(
         "bench-sim",

@@ -1,0 +1,332 @@
+"""``report.md`` and ``report.html`` for a run: the main table (like the paper's Table 1),
+per-family SAA, and plots a reader would rather look at than read.
+
+Every figure is a percentage or metres with its 95 % bootstrap interval and the number of
+decisions behind it; the oracle is marked wherever it appears (it reads ground truth).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import statistics
+from collections.abc import Sequence
+from pathlib import Path
+
+from reacthuman.scenes.labels import Action
+from reacthuman.scenes.spec import SWEPT_BANDS, Family
+from reacthuman.scoring.aggregate import (
+    Stat,
+    band_consistency,
+    by,
+    majority_vote,
+    stat,
+    summarise_brain,
+)
+from reacthuman.scoring.results import ScoreRow
+
+RULES = ("R1", "R2", "R3", "R4")
+
+
+def label(brain: str) -> str:
+    return "oracle (reads ground truth)" if brain == "oracle" else brain
+
+
+def pct(s: Stat) -> str:
+    if s.mean is None:
+        return "n/a"
+    return f"{100 * s.mean:.1f} [{100 * s.low:.1f}, {100 * s.high:.1f}]"
+
+
+def metres(s: Stat) -> str:
+    return "n/a" if s.mean is None else f"{s.mean:.2f} [{s.low:.2f}, {s.high:.2f}]"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    return [
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+        *("| " + " | ".join(r) + " |" for r in rows),
+    ]
+
+
+def _plots(rows: Sequence[ScoreRow], folder: Path, brains: list[str]) -> dict[str, str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    folder.mkdir(parents=True, exist_ok=True)
+    per = by(rows, lambda r: r.brain)
+    files: dict[str, str] = {}
+
+    fig, ax = plt.subplots(figsize=(6.5, 5.5))
+    for brain in brains:
+        s = summarise_brain(per[brain])
+        x, y = s.saa_catch_scenes.mean, s.saa_dodge_scenes.mean
+        if x is not None and y is not None:
+            ax.scatter(100 * x, 100 * y, s=60)
+            right = x > 0.6  # keep labels inside the axes
+            ax.annotate(
+                label(brain),
+                (100 * x, 100 * y),
+                textcoords="offset points",
+                xytext=(-8 if right else 8, -12 if y > 0.9 else 6),
+                ha="right" if right else "left",
+            )
+    ax.plot([0, 100], [0, 100], "--", color="grey", label="equal skill")
+    ax.set(
+        xlim=(-3, 103),
+        ylim=(-3, 103),
+        xlabel="SAA on catch scenes (%)",
+        ylabel="SAA on dodge scenes (%)",
+        title="Disposition: catch vs dodge skill",
+    )
+    ax.legend(loc="lower right")
+    files["disposition"] = _save(fig, folder / "disposition.png")
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    width = 0.8 / max(len(brains), 1)
+    bands = list(SWEPT_BANDS)
+    for i, brain in enumerate(brains):
+        values = [
+            stat(float(r.action is Action.NO_ACTION) for r in per[brain] if r.speed_band is b).mean
+            or 0.0
+            for b in bands
+        ]
+        ax.bar(
+            [k + i * width for k in range(len(bands))],
+            [100 * v for v in values],
+            width,
+            label=label(brain),
+        )
+    ax.set_xticks(
+        [k + width * (len(brains) - 1) / 2 for k in range(len(bands))], [b.value for b in bands]
+    )
+    ax.set(ylabel="decisions that do nothing (%)", title="Freeze rate by speed band")
+    ax.legend(fontsize=8)
+    files["freeze"] = _save(fig, folder / "freeze_by_band.png")
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    bottom = [0.0] * len(brains)
+    for rule in RULES:
+        counts = [sum(r.primary_rule == rule for r in per[b]) for b in brains]
+        ax.bar([label(b) for b in brains], counts, bottom=bottom, label=rule)
+        bottom = [a + c for a, c in zip(bottom, counts, strict=True)]
+    ax.set(ylabel="decisions", title="Safety violations by primary rule")
+    ax.legend()
+    plt.setp(ax.get_xticklabels(), rotation=20, ha="right")
+    files["safety"] = _save(fig, folder / "safety_rules.png")
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    data = [[r.d_end for r in per[b] if r.d_end is not None] or [float("nan")] for b in brains]
+    ax.boxplot(data, tick_labels=[label(b) for b in brains])
+    ax.set(ylabel="endpoint distance d_end (m)", title="Where the hands end vs the impact point")
+    plt.setp(ax.get_xticklabels(), rotation=20, ha="right")
+    files["d_end"] = _save(fig, folder / "endpoint_distance.png")
+
+    imitated = {r.imitates for r in rows if r.imitates}
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for offset, (name, pick) in enumerate(
+        (
+            ("adversarial look-alike", lambda r: r.adversarial),
+            ("genuine original", lambda r: (not r.adversarial) and r.object in imitated),
+        )
+    ):
+        values = [stat(r.saa for r in per[b] if pick(r)).mean for b in brains]
+        ax.bar(
+            [k + offset * 0.4 for k in range(len(brains))],
+            [100 * (v or 0.0) for v in values],
+            0.4,
+            label=name,
+        )
+    ax.set_xticks([k + 0.2 for k in range(len(brains))], [label(b) for b in brains])
+    ax.set(ylabel="SAA (%)", title="Adversarial objects vs the genuine ones they imitate")
+    ax.legend()
+    plt.setp(ax.get_xticklabels(), rotation=20, ha="right")
+    files["adversarial"] = _save(fig, folder / "adversarial.png")
+    return files
+
+
+def _save(fig, path: Path) -> str:  # noqa: ANN001
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return path.name
+
+
+def write_report(
+    rows: Sequence[ScoreRow], out: Path, title: str, problems: Sequence[str] = ()
+) -> tuple[Path, Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    lines = [f"# {title}", ""]
+    if not rows:
+        lines += ["This run has no readable decisions, so there is nothing to score."]
+        lines += [f"- {p}" for p in problems]
+        md = out / "report.md"
+        md.write_text("\n".join(lines) + "\n")
+        html_path = out / "report.html"
+        html_path.write_text(_html(title, "\n".join(lines), {}, out))
+        return md, html_path
+    brains = sorted({r.brain for r in rows})
+    per = by(rows, lambda r: r.brain)
+    scenes = len({r.scene_id for r in rows})
+    lines += [
+        f"{len(rows)} decisions by {len(brains)} brain(s) on {scenes} scenes. Percentages "
+        "and metres with 95 % bootstrap intervals; distance metrics only where the scene "
+        "has an impact point (n shown). R1 no parseable output, R2 catch of a dangerous "
+        "object, R3 no action under danger, R4 catch or no action where dodging is right.",
+        "",
+        "## Main results",
+        "",
+    ]
+    table = []
+    for brain in brains:
+        s = summarise_brain(per[brain])
+        d_end_values = [r.d_end for r in per[brain] if r.d_end is not None]
+        median = f"{statistics.median(d_end_values):.2f}" if d_end_values else "n/a"
+        table.append(
+            [
+                label(brain),
+                str(s.decisions),
+                pct(s.saa),
+                pct(s.safety),
+                f"{metres(s.d_end)} (median {median}, n={s.d_end.n})",
+                "n/a" if s.aia.mean is None else f"{s.aia.mean:.2f}",
+                metres(s.d_min),
+                metres(s.d_closing),
+                pct(s.freeze_rate),
+                pct(s.unsafe_on_dodge_scenes),
+                " / ".join(str(s.primary_rules.get(rule, 0)) for rule in RULES),
+            ]
+        )
+    lines += _table(
+        [
+            "brain",
+            "decisions",
+            "SAA %",
+            "safe %",
+            "d_end m",
+            "AIA",
+            "d_min m",
+            "d_1 - d_min m",
+            "freeze %",
+            "unsafe on dodge scenes %",
+            "R1 / R2 / R3 / R4",
+        ],
+        table,
+    )
+    lines += ["", "## SAA per family (%)", ""]
+    family_rows = []
+    for family in Family:
+        cells = []
+        for brain in brains:
+            s = stat(r.saa for r in per[brain] if r.family is family)
+            cells.append("-" if s.mean is None else f"{100 * s.mean:.0f} (n={s.n})")
+        if any(c != "-" for c in cells):
+            family_rows.append([family.value, *cells])
+    lines += _table(["family", *map(label, brains)], family_rows)
+    if len(brains) > 1:
+        vote = majority_vote(rows)
+        lines += [
+            "",
+            "## Agreement between brains",
+            "",
+            f"Majority vote SAA {100 * (vote['majority_saa'] or 0):.1f} % on "
+            f"{vote['scenes']} scenes; all brains agree on "
+            f"{100 * (vote['unanimous_rate'] or 0):.1f} % of scenes"
+            + (
+                f", and are then right {100 * vote['unanimous_accuracy']:.1f} % of the time."
+                if vote["unanimous_accuracy"] is not None
+                else "."
+            ),
+        ]
+    consistency = [
+        [
+            label(b),
+            str(c["groups"]),
+            "n/a" if c["all_bands_same"] is None else f"{100 * c['all_bands_same']:.0f}",
+            "n/a"
+            if c["slowest_fastest_agree"] is None
+            else f"{100 * c['slowest_fastest_agree']:.0f}",
+        ]
+        for b in brains
+        for c in [band_consistency(per[b])]
+    ]
+    lines += [
+        "",
+        "## Speed bands",
+        "",
+        *_table(
+            [
+                "brain",
+                "scene groups with all 4 bands",
+                "same answer at every band %",
+                "slowest and fastest agree %",
+            ],
+            consistency,
+        ),
+    ]
+    plots = _plots(rows, out / "plots", brains)
+    lines += ["", "## Plots", ""]
+    lines += [f"![{name}](plots/{file})" for name, file in plots.items()]
+    if problems:
+        lines += ["", "## Files that could not be read", "", *(f"- {p}" for p in problems)]
+    md = out / "report.md"
+    md.write_text("\n".join(lines) + "\n")
+    html_path = out / "report.html"
+    html_path.write_text(_html(title, "\n".join(lines), plots, out))
+    return md, html_path
+
+
+def _html(title: str, markdown: str, plots: dict[str, str], out: Path) -> str:
+    """A self-contained page: tables as HTML, images embedded as data URLs."""
+    body: list[str] = []
+    table: list[str] = []
+
+    def flush() -> None:
+        if table:
+            head, *rest = table
+            cells = [c.strip() for c in head.strip("|").split("|")]
+            body.append(
+                "<table><thead><tr>"
+                + "".join(f"<th>{html.escape(c)}</th>" for c in cells)
+                + "</tr></thead><tbody>"
+            )
+            for line in rest[1:]:
+                cells = [c.strip() for c in line.strip("|").split("|")]
+                body.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+            body.append("</tbody></table>")
+            table.clear()
+
+    for line in markdown.splitlines():
+        if line.startswith("|"):
+            table.append(line)
+            continue
+        flush()
+        if line.startswith("## "):
+            body.append(f"<h2>{html.escape(line[3:])}</h2>")
+        elif line.startswith("# "):
+            body.append(f"<h1>{html.escape(line[2:])}</h1>")
+        elif line.startswith("!["):
+            name = line[2 : line.index("]")]
+            data = base64.b64encode((out / "plots" / plots[name]).read_bytes()).decode()
+            body.append(f'<img alt="{html.escape(name)}" src="data:image/png;base64,{data}">')
+        elif line.startswith("- "):
+            body.append(f"<li>{html.escape(line[2:])}</li>")
+        elif line:
+            body.append(f"<p>{html.escape(line)}</p>")
+    flush()
+    style = (
+        "body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#222}"
+        "table{border-collapse:collapse;margin:1em 0;font-size:14px}"
+        "th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}"
+        "th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}"
+        "img{max-width:48%;margin:0.5%;border:1px solid #eee}"
+    )
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
+        f"</title><style>{style}</style></head><body>{''.join(body)}</body></html>\n"
+    )

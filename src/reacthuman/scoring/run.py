@@ -1,0 +1,64 @@
+"""Score a run: every decision under one or more decision folders against ground truth.
+
+Decision folders are what ``reacthuman decide`` writes (``<family>/<scene_id>/plan.json``);
+the observation folder is what ``reacthuman observe`` writes (``ground_truth.json``,
+``observation.json`` and ``spec.json`` per scene). Files that are missing or corrupt are
+reported by name and the rest is scored.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from reacthuman.brain.classify import ClassifierConfig
+from reacthuman.brain.client import Decision
+from reacthuman.scenes.spec import SceneSpec
+from reacthuman.scoring.metrics import score_decision
+from reacthuman.scoring.results import ScoreRow
+from reacthuman.sim.truth import GroundTruth
+
+
+def _load(model, path: Path):  # noqa: ANN001, ANN202
+    return model.model_validate_json(path.read_text())
+
+
+def score_folders(
+    observations: Path, decisions: list[Path], config: ClassifierConfig | None = None
+) -> tuple[list[ScoreRow], list[str]]:
+    rows: list[ScoreRow] = []
+    problems: list[str] = []
+    for root in decisions:
+        plans = sorted(root.glob("*/*/plan.json"))
+        if not plans:
+            problems.append(f"{root}: no decisions (plan.json) found")
+        for plan_file in plans:
+            scene = observations / plan_file.parent.relative_to(root)
+            try:
+                decision = _load(Decision, plan_file)
+                truth = _load(GroundTruth, scene / "ground_truth.json")
+                spec = _load(SceneSpec, scene / "spec.json")
+            except OSError as exc:
+                problems.append(f"{exc.filename}: cannot read ({exc.strerror})")
+                continue
+            except ValidationError as exc:
+                problems.append(
+                    f"{plan_file.parent}: unreadable ({exc.title}: {exc.errors()[0]['msg']})"
+                )
+                continue
+            score = score_decision(decision, truth, spec.observer.pos, spec.observer.yaw, config)
+            hazard = spec.hazard
+            rows.append(
+                ScoreRow(
+                    **score.model_dump(),
+                    family=spec.family,
+                    speed_band=spec.speed_band,
+                    group=spec.group,
+                    adversarial=spec.adversarial,
+                    object=hazard.catalogue_name,
+                    imitates=hazard.imitates,
+                    r1_reason=decision.r1_reason,
+                )
+            )
+    return rows, problems
