@@ -83,6 +83,7 @@ def test_brain_summary_by_hand():
     assert s.unsafe_on_dodge_scenes.mean == 0.75
     assert s.primary_rules == {"R2": 1, "R3": 1, "R1": 1} and s.r1 == 1
     assert s.d_end.mean == pytest.approx(0.55) and s.d_end.missing == 4
+    assert s.d_end_correct_catch.mean == pytest.approx(0.2) and s.d_end_correct_catch.n == 1
     assert s.aia.missing == 1  # the R1 decision has no intent
 
 

@@ -67,6 +67,24 @@ def test_score_and_report_a_run(observed, tmp_path):
         assert (run / "plots" / f"{plot}.png").stat().st_size > 1000
     page = (run / "report.html").read_text()
     assert page.count("data:image/png;base64,") == 5 and "<table>" in page
+    assert "## Paired comparisons" in text and "always-dodge - no-action" in text
+    other = tmp_path / "run2"
+    assert (
+        run_cli(
+            "score",
+            "--observations",
+            str(observed),
+            "--decisions",
+            str(tmp_path / "dec" / "oracle"),
+            "--out",
+            str(other),
+        ).returncode
+        == 0
+    )
+    both = run_cli("report", str(run), "--compare", str(other), "--out", str(tmp_path / "both"))
+    assert both.returncode == 0, both.stderr
+    board = (tmp_path / "both" / "report.md").read_text()
+    assert "run:oracle" in board and "run2:oracle" in board
 
 
 def test_missing_and_corrupt_files_are_named_and_the_rest_scored(observed, tmp_path):

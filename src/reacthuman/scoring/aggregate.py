@@ -68,6 +68,7 @@ class BrainSummary(BaseModel):
     saa: Stat
     safety: Stat
     d_end: Stat
+    d_end_correct_catch: Stat  # "correct but out of reach": catches that were right
     aia: Stat
     d_min: Stat
     d_closing: Stat
@@ -88,6 +89,9 @@ def summarise_brain(rows: Sequence[ScoreRow]) -> BrainSummary:
         saa=stat(r.saa for r in rows),
         safety=stat(float(r.safe) for r in rows),
         d_end=stat(r.d_end for r in rows),
+        d_end_correct_catch=stat(
+            r.d_end for r in catch if r.action is Action.EXECUTE_CATCH and r.d_end is not None
+        ),
         aia=stat(r.aia for r in rows),
         d_min=stat(r.d_min for r in rows),
         d_closing=stat(r.d_closing for r in rows),

@@ -20,6 +20,7 @@ from reacthuman.scoring.aggregate import (
     band_consistency,
     by,
     majority_vote,
+    paired_comparison,
     stat,
     summarise_brain,
 )
@@ -36,6 +37,13 @@ def pct(s: Stat) -> str:
     if s.mean is None:
         return "n/a"
     return f"{100 * s.mean:.1f} [{100 * s.low:.1f}, {100 * s.high:.1f}]"
+
+
+def points(s: Stat) -> str:
+    """A difference of two shares, in percentage points."""
+    if s.mean is None:
+        return "n/a"
+    return f"{100 * s.mean:+.1f} [{100 * s.low:+.1f}, {100 * s.high:+.1f}]"
 
 
 def metres(s: Stat) -> str:
@@ -194,6 +202,7 @@ def write_report(
                 pct(s.saa),
                 pct(s.safety),
                 f"{metres(s.d_end)} (median {median}, n={s.d_end.n})",
+                f"{metres(s.d_end_correct_catch)} (n={s.d_end_correct_catch.n})",
                 "n/a" if s.aia.mean is None else f"{s.aia.mean:.2f}",
                 metres(s.d_min),
                 metres(s.d_closing),
@@ -228,7 +237,72 @@ def write_report(
         if any(c != "-" for c in cells):
             family_rows.append([family.value, *cells])
     lines += _table(["family", *map(label, brains)], family_rows)
+    lines += ["", "## Disposition and speed", ""]
+    disposition = []
+    for brain in brains:
+        s = summarise_brain(per[brain])
+        slow = stat(
+            float(r.action is Action.NO_ACTION)
+            for r in per[brain]
+            if r.speed_band is SWEPT_BANDS[0]
+        )
+        faster = stat(
+            float(r.action is Action.NO_ACTION)
+            for r in per[brain]
+            if r.speed_band in SWEPT_BANDS[1:]
+        )
+        adversarial = stat(r.saa for r in per[brain] if r.adversarial)
+        disposition.append(
+            [
+                label(brain),
+                pct(s.saa_catch_scenes),
+                pct(s.saa_dodge_scenes),
+                pct(slow),
+                pct(faster),
+                pct(adversarial),
+            ]
+        )
+    lines += _table(
+        [
+            "brain",
+            "SAA on catch scenes %",
+            "SAA on dodge scenes %",
+            "freeze % at the slowest band",
+            "freeze % at faster bands",
+            "SAA on adversarial objects %",
+        ],
+        disposition,
+    )
     if len(brains) > 1:
+        pairs = []
+        for i, a in enumerate(brains):
+            for b in brains[i + 1 :]:
+                result = paired_comparison(rows, a, b)
+                diff = result["saa_difference"]
+                pairs.append(
+                    [
+                        f"{label(a)} - {label(b)}",
+                        str(result["scenes"]),
+                        points(diff),
+                        str(result["a_only_right"]),
+                        str(result["b_only_right"]),
+                    ]
+                )
+        lines += [
+            "",
+            "## Paired comparisons (same scenes)",
+            "",
+            *_table(
+                [
+                    "pair",
+                    "shared scenes",
+                    "SAA difference (points)",
+                    "only the first right",
+                    "only the second right",
+                ],
+                pairs,
+            ),
+        ]
         vote = majority_vote(rows)
         lines += [
             "",
