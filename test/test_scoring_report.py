@@ -57,6 +57,14 @@ def test_score_and_report_a_run(observed, tmp_path):
     text = (run / "report.md").read_text()
     assert "oracle (reads ground truth) | 12 | 100.0" in text
     assert "## SAA per family" in text and "disposition" in text
+    widths = {}
+    for line in text.splitlines():  # every table row has as many cells as its header
+        if line.startswith("|"):
+            widths.setdefault(len(widths), line.count("|"))
+        else:
+            if widths:
+                assert len(set(widths.values())) == 1, widths
+            widths = {}
     for plot in (
         "disposition",
         "freeze_by_band",

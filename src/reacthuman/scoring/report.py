@@ -218,6 +218,7 @@ def write_report(
             "SAA %",
             "safe %",
             "d_end m",
+            "d_end of right catches m",
             "AIA",
             "d_min m",
             "d_1 - d_min m",
