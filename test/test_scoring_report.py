@@ -57,6 +57,7 @@ def test_score_and_report_a_run(observed, tmp_path):
     text = (run / "report.md").read_text()
     assert "oracle (reads ground truth) | 12 | 100.0" in text
     assert "## SAA per family" in text and "disposition" in text
+    assert "## SAA per speed band" in text
     widths = {}
     for line in text.splitlines():  # every table row has as many cells as its header
         if line.startswith("|"):

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from reacthuman.scenes.labels import Action
-from reacthuman.scenes.spec import SWEPT_BANDS, Family
+from reacthuman.scenes.spec import SWEPT_BANDS, Family, SpeedBand
 from reacthuman.scoring.aggregate import (
     Stat,
     band_consistency,
@@ -238,6 +238,15 @@ def write_report(
         if any(c != "-" for c in cells):
             family_rows.append([family.value, *cells])
     lines += _table(["family", *map(label, brains)], family_rows)
+    lines += ["", "## SAA per speed band (%)", ""]
+    band_rows = []
+    for band in SpeedBand:
+        cells = []
+        for brain in brains:
+            s = stat(r.saa for r in per[brain] if r.speed_band is band)
+            cells.append("-" if s.mean is None else f"{100 * s.mean:.0f} (n={s.n})")
+        band_rows.append([band.value, *cells])
+    lines += _table(["speed band", *map(label, brains)], band_rows)
     lines += ["", "## Disposition and speed", ""]
     disposition = []
     for brain in brains:
