@@ -18,7 +18,7 @@ from reacthuman.brain.client import ModelClient
 from reacthuman.observation import CameraInfo, Frame, LegendEntry, Observation, RobotPose
 from reacthuman.scenes.generate import generate_scene
 
-KEY = "sk-test-0123456789abcdefghijklmnopqrstuv"
+KEY = "fake-test-credential-0123456789abcdef"  # not a real key
 
 
 @pytest.fixture(scope="module")
