@@ -58,6 +58,19 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     ]
 
 
+def _saa_table(per, brains, name, groups, member, skip_empty: bool) -> list[str]:  # noqa: ANN001
+    """SAA of every brain per group (family, speed band), with n; "-" where it has none."""
+    rows = []
+    for title, group in groups:
+        cells = []
+        for brain in brains:
+            s = stat(r.saa for r in per[brain] if member(r, group))
+            cells.append("-" if s.mean is None else f"{100 * s.mean:.0f} (n={s.n})")
+        if not skip_empty or any(c != "-" for c in cells):
+            rows.append([title, *cells])
+    return _table([name, *map(label, brains)], rows)
+
+
 def _plots(rows: Sequence[ScoreRow], folder: Path, brains: list[str]) -> dict[str, str]:
     import matplotlib
 
@@ -229,24 +242,23 @@ def write_report(
         table,
     )
     lines += ["", "## SAA per family (%)", ""]
-    family_rows = []
-    for family in Family:
-        cells = []
-        for brain in brains:
-            s = stat(r.saa for r in per[brain] if r.family is family)
-            cells.append("-" if s.mean is None else f"{100 * s.mean:.0f} (n={s.n})")
-        if any(c != "-" for c in cells):
-            family_rows.append([family.value, *cells])
-    lines += _table(["family", *map(label, brains)], family_rows)
+    lines += _saa_table(
+        per,
+        brains,
+        "family",
+        [(f.value, f) for f in Family],
+        lambda r, f: r.family is f,
+        skip_empty=True,
+    )
     lines += ["", "## SAA per speed band (%)", ""]
-    band_rows = []
-    for band in SpeedBand:
-        cells = []
-        for brain in brains:
-            s = stat(r.saa for r in per[brain] if r.speed_band is band)
-            cells.append("-" if s.mean is None else f"{100 * s.mean:.0f} (n={s.n})")
-        band_rows.append([band.value, *cells])
-    lines += _table(["speed band", *map(label, brains)], band_rows)
+    lines += _saa_table(
+        per,
+        brains,
+        "speed band",
+        [(b.value, b) for b in SpeedBand],
+        lambda r, b: r.speed_band is b,
+        skip_empty=False,
+    )
     lines += ["", "## Disposition and speed", ""]
     disposition = []
     for brain in brains:

@@ -8,35 +8,19 @@ import json
 import sqlite3
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
-
-from reacthuman.scenes.labels import Action
 from reacthuman.scenes.spec import Family, SpeedBand
+from reacthuman.scoring.metrics import DecisionScore
 
 
-class ScoreRow(BaseModel):
+class ScoreRow(DecisionScore):
     """A scored decision with what the analyses group it by."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    scene_id: str
-    brain: str
     family: Family
     speed_band: SpeedBand
     group: int
     adversarial: bool
     object: str
     imitates: str | None
-    action: Action | None
-    true_action: Action
-    saa: float
-    safe: bool
-    rules: list[str]
-    primary_rule: str | None
-    d_end: float | None
-    aia: float | None
-    d_min: float | None
-    d_closing: float | None
     r1_reason: str | None = None
 
 
