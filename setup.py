@@ -46,6 +46,9 @@ def matching(pattern):
     return [(os.path.join(SHARE, os.path.dirname(pattern)), files)] if files else []
 
 
+# The node graph's executables (reacthuman.ros.graph.NODES; launch/bench.launch.py starts them).
+NODE_EXECUTABLES = ("sim_node", "brain_node", "spine_node", "scorer_node", "recorder_node")
+
 setup(
     **manifest(),
     packages=find_packages("src"),
@@ -56,6 +59,7 @@ setup(
         *matching("launch/*.py"),
         *matching("config/*.yaml"),
         *matching("config/*.rviz"),
+        *matching("config/*.xml"),
         *tree("assets"),
     ],
     # Dependencies are installed from requirements-lock.txt (pip) or package.xml (rosdep);
@@ -65,6 +69,7 @@ setup(
     entry_points={
         "console_scripts": [
             f"{PACKAGE} = {PACKAGE}.cli:main",
+            *(f"{node} = {PACKAGE}.ros.{node}:main" for node in NODE_EXECUTABLES),
         ],
     },
 )

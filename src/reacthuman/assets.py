@@ -26,3 +26,17 @@ def assets_dir() -> Path:
     raise FileNotFoundError(
         f"ReactHuman assets not found (looked in: {searched}); set {ASSETS_ENV}"
     )
+
+
+def config_file(name: str) -> Path:
+    """A file of the package's ``config/`` folder (source tree, or share/reacthuman/config)."""
+    candidates = [Path(__file__).resolve().parents[2] / "config" / name]
+    candidates.append(Path(sys.prefix) / "share" / "reacthuman" / "config" / name)
+    for prefix in os.environ.get("AMENT_PREFIX_PATH", "").split(os.pathsep):
+        if prefix:
+            candidates.append(Path(prefix) / "share" / "reacthuman" / "config" / name)
+    for path in candidates:
+        if path.is_file():
+            return path
+    searched = ", ".join(str(p) for p in candidates)
+    raise FileNotFoundError(f"config file {name!r} not found (looked in: {searched})")

@@ -716,6 +716,10 @@ def build_parser() -> argparse.ArgumentParser:
     cat.add_argument("--json", action="store_true", help="machine-readable JSON list")
     cat.add_argument("--file", help="validate and print this catalogue file instead")
     cat.set_defaults(func=cmd_catalogue)
+
+    from reacthuman.benchcmd import add_parsers
+
+    add_parsers(commands)
     return parser
 
 
@@ -732,12 +736,14 @@ def cmd_scenes_families(_args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from reacthuman.benchcmd import BenchError
+
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)
-    except CliError as exc:
+    except (CliError, BenchError) as exc:
         print(f"reacthuman: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -68,9 +68,12 @@ class HeuristicBrain:
 
 @dataclass
 class OracleBrain:
-    """Reads ground_truth.json beside the observation. Reports must mark it as the oracle."""
+    """Reads ground_truth.json beside the observation. Reports must mark it as the oracle.
+
+    The only privileged brain: the node graph hands it ground truth, nobody else."""
 
     name: str = "oracle"
+    privileged: bool = True
     endpoint: str | None = None
 
     def decoding(self) -> dict[str, Any]:
@@ -127,6 +130,42 @@ class Outcome:
     cached: bool
 
 
+async def decide_one(
+    brain: Brain,
+    observation: Observation,
+    folder: Path,
+    store: ResponseStore | None = None,
+    timeout: float | None = None,
+) -> Outcome:
+    """One decision, from the store when it was made before. A brain that raises or takes
+    longer than ``timeout`` seconds gives a recorded R1 decision instead of an exception."""
+    decoding = brain.decoding()
+    obs_hash = observation_hash(folder)
+    key = decision_key(brain.name, brain.endpoint, PROMPT_VERSION, obs_hash, decoding)
+    cached = store.get(key) if store is not None else None
+    if cached is not None:
+        return Outcome(folder, cached, True)
+    try:
+        decision = await asyncio.wait_for(brain.decide(observation, folder), timeout)
+    except TimeoutError:
+        decision = _failed(brain, observation, f"the brain did not answer within {timeout:g} s")
+    except Exception as exc:  # a crashing brain is a recorded R1, not a lost run
+        decision = _failed(brain, observation, f"the brain failed: {type(exc).__name__}: {exc}")
+    if store is not None and not decision.api_failure:
+        store.put(key, obs_hash, decoding, decision)
+    return Outcome(folder, decision, False)
+
+
+def _failed(brain: Brain, observation: Observation, reason: str) -> Decision:
+    return Decision(
+        scene_id=observation.scene_id,
+        brain=brain.name,
+        endpoint=brain.endpoint,
+        r1_reason=reason,
+        api_failure=True,  # not stored: the next run tries again
+    )
+
+
 async def decide_all(
     folders: list[Path],
     brain: Brain,
@@ -135,30 +174,11 @@ async def decide_all(
     on_outcome: Callable[[Outcome], None] | None = None,
 ) -> list[Outcome]:
     semaphore = asyncio.Semaphore(concurrency)
-    decoding = brain.decoding()
 
     async def one(folder: Path) -> Outcome:
         observation = Observation.load(folder / "observation.json")
-        obs_hash = observation_hash(folder)
-        key = decision_key(brain.name, brain.endpoint, PROMPT_VERSION, obs_hash, decoding)
-        cached = store.get(key)
-        if cached is not None:
-            outcome = Outcome(folder, cached, True)
-        else:
-            async with semaphore:
-                try:
-                    decision = await brain.decide(observation, folder)
-                except Exception as exc:  # a crashing brain is a recorded R1, not a lost run
-                    decision = Decision(
-                        scene_id=observation.scene_id,
-                        brain=brain.name,
-                        endpoint=brain.endpoint,
-                        r1_reason=f"the brain failed: {type(exc).__name__}: {exc}",
-                        api_failure=True,  # not stored: the next run tries again
-                    )
-            if not decision.api_failure:
-                store.put(key, obs_hash, decoding, decision)
-            outcome = Outcome(folder, decision, False)
+        async with semaphore:
+            outcome = await decide_one(brain, observation, folder, store)
         if on_outcome is not None:
             on_outcome(outcome)
         return outcome

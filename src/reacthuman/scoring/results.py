@@ -10,6 +10,7 @@ from pathlib import Path
 
 from reacthuman.scenes.spec import Family, SpeedBand
 from reacthuman.scoring.metrics import DecisionScore
+from reacthuman.spine.outcome import Result
 
 
 class ScoreRow(DecisionScore):
@@ -22,6 +23,8 @@ class ScoreRow(DecisionScore):
     object: str
     imitates: str | None
     r1_reason: str | None = None
+    outcome: Result | None = None  # how the execution ended, where the plan was executed
+    controller: str | None = None
 
 
 COLUMNS = list(ScoreRow.model_fields)
@@ -31,7 +34,7 @@ class ResultsStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS scores (scene_id TEXT NOT NULL, brain TEXT NOT NULL, "

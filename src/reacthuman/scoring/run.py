@@ -18,10 +18,36 @@ from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.metrics import score_decision
 from reacthuman.scoring.results import ScoreRow
 from reacthuman.sim.truth import GroundTruth
+from reacthuman.spine.outcome import ExecutionOutcome
 
 
 def _load(model, path: Path):  # noqa: ANN001, ANN202
     return model.model_validate_json(path.read_text())
+
+
+def score_row(
+    decision: Decision,
+    truth: GroundTruth,
+    spec: SceneSpec,
+    outcome: ExecutionOutcome | None = None,
+    config: ClassifierConfig | None = None,
+) -> ScoreRow:
+    """A decision's five metrics with what the analyses group it by (and, after an
+    execution, how it ended)."""
+    score = score_decision(decision, truth, spec.observer.pos, spec.observer.yaw, config)
+    hazard = spec.hazard
+    return ScoreRow(
+        **score.model_dump(),
+        family=spec.family,
+        speed_band=spec.speed_band,
+        group=spec.group,
+        adversarial=spec.adversarial,
+        object=hazard.catalogue_name,
+        imitates=hazard.imitates,
+        r1_reason=decision.r1_reason,
+        outcome=None if outcome is None else outcome.result,
+        controller=None if outcome is None else outcome.controller,
+    )
 
 
 def score_folders(
@@ -47,18 +73,5 @@ def score_folders(
                     f"{plan_file.parent}: unreadable ({exc.title}: {exc.errors()[0]['msg']})"
                 )
                 continue
-            score = score_decision(decision, truth, spec.observer.pos, spec.observer.yaw, config)
-            hazard = spec.hazard
-            rows.append(
-                ScoreRow(
-                    **score.model_dump(),
-                    family=spec.family,
-                    speed_band=spec.speed_band,
-                    group=spec.group,
-                    adversarial=spec.adversarial,
-                    object=hazard.catalogue_name,
-                    imitates=hazard.imitates,
-                    r1_reason=decision.r1_reason,
-                )
-            )
+            rows.append(score_row(decision, truth, spec, config=config))
     return rows, problems

@@ -114,6 +114,10 @@ class Episode:
         quat = tuple(_np(entity.get_links_quat()[0]).tolist())
         return add(pos, quat_rotate(quat, self.hazard.hazard_offset))  # type: ignore[arg-type]
 
+    def hazard_on_floor(self) -> bool:
+        contacts = self.hazard.entity.get_contacts(with_entity=self.floor)
+        return len(contacts["geom_a"]) > 0
+
     def _launch(self, at_t0: bool) -> None:
         for body in self.bodies.values():
             obj = body.obj
@@ -149,10 +153,13 @@ class Episode:
                 point = self.hazard_point()
                 velocity = tuple((point[i] - previous[i]) / DT for i in range(3))
                 samples.append(((step - t0_step) * DT, point, velocity))  # type: ignore[arg-type]
-                if floor_time is None and step > t0_step and not self.starts_on_floor:
-                    contacts = self.hazard.entity.get_contacts(with_entity=self.floor)
-                    if len(contacts["geom_a"]) > 0:
-                        floor_time = (step - t0_step) * DT
+                if (
+                    floor_time is None
+                    and step > t0_step
+                    and not self.starts_on_floor
+                    and self.hazard_on_floor()
+                ):
+                    floor_time = (step - t0_step) * DT
             if step in frame_steps:
                 t = frame_steps[step]
                 started = time.perf_counter()

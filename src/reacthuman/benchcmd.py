@@ -1,0 +1,230 @@
+"""``reacthuman bench`` (the main job) and ``reacthuman replay`` (re-score from a bag)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+DEFAULT_BRAINS = ("oracle", "heuristic", "always-dodge")
+
+
+class BenchError(RuntimeError):
+    pass
+
+
+def results_table(rows: list) -> str:  # noqa: ANN001 - ScoreRow
+    from reacthuman.scoring.aggregate import by, summarise_brain
+    from reacthuman.scoring.report import pct
+
+    header = f"{'brain':<22}{'n':>4}  {'SAA % [95% CI]':<22}{'safety % [95% CI]':<22}"
+    header += f"{'R1':>4}  outcomes (caught/struck/clear/fell)"
+    lines = [header, "-" * len(header)]
+    for brain, group in sorted(by(rows, lambda r: r.brain).items()):
+        summary = summarise_brain(group)
+        outcomes = Counter(r.outcome.value for r in group if r.outcome is not None)
+        spread = "/".join(str(outcomes[k]) for k in ("caught", "struck", "clear", "fell"))
+        lines.append(
+            f"{brain:<22}{summary.decisions:>4}  {pct(summary.saa):<22}{pct(summary.safety):<22}"
+            f"{summary.r1:>4}  {spread}"
+        )
+    return "\n".join(lines)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from reacthuman.ros.graph import compose
+    from reacthuman.runner import bench_scenes, run_direct
+    from reacthuman.scoring.report import write_report
+    from reacthuman.scoring.results import ResultsStore
+    from reacthuman.sim.settings import RenderSettings, parse_resolution
+
+    run = Path(args.out)
+    try:
+        width, height = parse_resolution(args.resolution)
+        RenderSettings(width=width, height=height)  # a bad resolution fails before any work
+    except ValueError as exc:
+        raise BenchError(f"--resolution: {exc}") from None
+    if args.model:
+        brains = [args.model]
+        if not args.base_url:
+            raise BenchError("--model needs --base-url (an OpenAI-compatible endpoint)")
+    else:
+        brains = args.brain or list(DEFAULT_BRAINS)
+        from reacthuman.brain.run import baseline
+
+        for name in brains:
+            try:
+                baseline(name)
+            except ValueError as exc:
+                raise BenchError(f"--brain: {exc}") from None
+    scenes = args.scenes or "default"
+    try:
+        specs = bench_scenes(scenes, args.limit)
+    except (OSError, ValueError) as exc:
+        raise BenchError(f"--scenes {scenes}: {exc}") from None
+    if args.limit is not None and args.limit < 1:
+        raise BenchError(f"--limit must be at least 1, got {args.limit}")
+    mode = "direct (in process)" if args.direct else "ROS 2 node graph (composed)"
+    print(
+        f"ReactHuman bench: {len(specs)} scene(s) from {scenes}, brain(s) "
+        f"{', '.join(brains)}, {width}x{height}, {mode} -> {run}",
+        file=sys.stderr,
+    )
+    failed: list[str] = []
+    started = time.perf_counter()
+    for brain in brains:
+        if args.direct:
+            from reacthuman.ros.brain_node import make_brain
+            from reacthuman.spine.controller import make_controller
+
+            chosen = make_brain(brain, args.base_url or "", args.api_key_env or "", 0.0, 120.0)
+            run_direct(
+                specs,
+                chosen,
+                make_controller("kinematic-stand-in"),
+                run,
+                RenderSettings(width=width, height=height),
+                args.brain_timeout,
+                on_row=lambda r: _progress(r),
+            )
+            continue
+        overrides = {
+            "run_dir": str(run),
+            "brain": brain,
+            "base_url": args.base_url or "",
+            "scenes": str(scenes),
+            "limit": args.limit or 0,
+            "width": width,
+            "height": height,
+            "brain_timeout": float(args.brain_timeout),
+        }
+        if args.api_key_env:
+            overrides["api_key_env"] = args.api_key_env
+        result = compose(
+            overrides,
+            record=not args.no_bags,
+            parameters=Path(args.params) if args.params else None,
+            on_row=_progress,
+        )
+        print(
+            f"{brain}: {result.status.state}, {result.status.episodes} episode(s), "
+            f"{len(result.bags)} bag(s), ROS_DOMAIN_ID {result.domain_id}",
+            file=sys.stderr,
+        )
+        if result.status.state == "failed":
+            failed.append(f"{brain}: {result.status.reason}")
+        if result.status.state == "stopped":
+            raise KeyboardInterrupt
+    store = ResultsStore(run / "results.sqlite")
+    rows = store.rows()
+    csv_path, _jsonl = store.export(run)
+    store.close()
+    md, page = write_report(rows, run / "report", f"ReactHuman bench: {run.name}")
+    print(results_table(rows))
+    bags = sorted((run / "bags").glob("*/*/*/metadata.yaml")) if (run / "bags").exists() else []
+    print(
+        f"\n{len(rows)} decisions in {time.perf_counter() - started:.0f} s. "
+        f"Scores: {csv_path}\nReport: {md} (and {page.name})\n"
+        f"Bags: {len(bags)} episode(s) under {run / 'bags'}; re-score one with "
+        "`reacthuman replay BAG`.\n"
+        "The full 306-scene set: `reacthuman scenes generate --out scenes --simulate` then "
+        "`reacthuman bench --scenes scenes --out runs/full`.\n"
+        "A real model: `reacthuman bench --model MODEL_ID --base-url https://openrouter.ai/api/v1` "
+        "with the key in OPENROUTER_API_KEY (or --api-key-env NAME)."
+    )
+    for problem in failed:
+        print(f"reacthuman: error: {problem}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _progress(row) -> None:  # noqa: ANN001 - ScoreRow
+    outcome = row.outcome.value if row.outcome is not None else "-"
+    action = row.action.value if row.action is not None else "R1"
+    print(
+        f"  {row.brain:<14} {row.scene_id:<24} {action:<14} truth {row.true_action.value:<14} "
+        f"{outcome}",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from reacthuman.ros.bag import BagError, find_bags, read_episode, rescore
+
+    bags = [b for p in args.bags for b in find_bags(Path(p))]
+    if not bags:
+        raise BenchError(f"no finished rosbag2 episodes under {', '.join(args.bags)}")
+    mismatched = 0
+    for path in bags:
+        try:
+            episode = read_episode(path)
+        except BagError as exc:
+            print(f"reacthuman: error: {exc}", file=sys.stderr)
+            mismatched += 1
+            continue
+        row = rescore(episode)
+        live = episode.score.row if episode.score is not None else None
+        same = live == row
+        mismatched += not same
+        action = row.action.value if row.action is not None else "R1"
+        verdict = "same as the live score" if same else "DIFFERS from the live score"
+        if live is None:
+            verdict = "no live score in the bag"
+        print(
+            f"{path}: {row.brain} {row.scene_id}: {action} (truth {row.true_action.value}), "
+            f"SAA {row.saa:g}, safe {row.safe}, outcome "
+            f"{row.outcome.value if row.outcome else '-'}; {verdict}"
+        )
+        if args.topics:
+            for topic, count in sorted(episode.topics.items()):
+                print(f"    {topic}: {count}")
+    return 1 if mismatched else 0
+
+
+def add_parsers(commands: argparse._SubParsersAction) -> None:
+    bench = commands.add_parser(
+        "bench",
+        help="run the benchmark through the ROS 2 node graph (the main job)",
+        description="Play scenes through the sim, brain, spine and scorer nodes (composed in "
+        "this process; `ros2 launch reacthuman bench.launch.py` runs the same nodes as "
+        "separate processes), record one rosbag2 MCAP bag per episode, print a results "
+        "table and write the report. Default: one scene per family with the oracle, "
+        "heuristic and always-dodge brains. A rerun into the same --out resumes.",
+    )
+    bench.add_argument("--out", default="runs/latest", help="run folder (default runs/latest)")
+    bench.add_argument(
+        "--scenes", help="scene-set folder (reacthuman scenes generate); default: embedded"
+    )
+    bench.add_argument(
+        "--brain",
+        action="append",
+        help="baseline brain, repeatable (default: oracle, heuristic, always-dodge)",
+    )
+    bench.add_argument("--model", help="model id at --base-url (instead of --brain)")
+    bench.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. OpenRouter's")
+    bench.add_argument(
+        "--api-key-env", help="environment variable holding the key (default: OPENROUTER_API_KEY)"
+    )
+    bench.add_argument("--limit", type=int, help="only the first N scenes")
+    bench.add_argument("--resolution", default="640x360", help="camera resolution (16:9)")
+    bench.add_argument("--brain-timeout", type=float, default=120.0, help="s per decision")
+    bench.add_argument("--no-bags", action="store_true", help="do not record rosbag2 bags")
+    bench.add_argument("--params", help="parameter file (default config/bench.yaml)")
+    bench.add_argument(
+        "--direct",
+        action="store_true",
+        help="run the same episodes in process without ROS 2 (for comparison and benchmarks)",
+    )
+    bench.set_defaults(func=cmd_bench)
+
+    replay = commands.add_parser(
+        "replay",
+        help="re-score episodes from their rosbag2 bags",
+        description="Re-score each episode from its bag alone (scene, ground truth, executed "
+        "decision and outcome) and compare with the score recorded live.",
+    )
+    replay.add_argument("bags", nargs="+", help="bag folders, or folders holding bags")
+    replay.add_argument("--topics", action="store_true", help="list each bag's topics")
+    replay.set_defaults(func=cmd_replay)

@@ -1,0 +1,146 @@
+"""rosbag2 MCAP bags of episodes (written with ``rosbags``, pure Python) and re-scoring one.
+
+A bag is written under ``<name>.partial`` and renamed when the episode's score was recorded,
+so a bag without the suffix is always a finished episode; ``/tf`` is written as standard
+``tf2_msgs/msg/TFMessage`` (live it travels as ``geometry_msgs/TransformStamped`` on
+``/reacthuman/tf``, because tf2_msgs is not published on PyPI).
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reacthuman.ros import contract
+from reacthuman.scoring.results import ScoreRow
+
+PARTIAL = ".partial"
+TF_IN_BAG = "/tf"
+
+
+def _typestore() -> Any:
+    from rosbags.typesys import Stores, get_typestore
+
+    return get_typestore(Stores.ROS2_KILTED)
+
+
+class EpisodeBag:
+    """One episode's bag. Messages are kept in memory as they arrive (a callback only
+    appends, so recording adds almost nothing to the lock-step's round trips) and written
+    when the episode closes."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.partial = folder.with_name(folder.name + PARTIAL)
+        self._messages: list[tuple[str, bytes, int]] = []
+
+    @property
+    def messages(self) -> int:
+        return len(self._messages)
+
+    def write(self, topic: str, raw: bytes, ns: int) -> None:
+        self._messages.append((topic, raw, ns))
+
+    def close(self, finished: bool) -> Path | None:
+        """Write a finished episode's bag under its final name; drop an unfinished one."""
+        if not finished:
+            return None
+        from rosbags.rosbag2 import StoragePlugin, Writer
+
+        store = _typestore()
+        shutil.rmtree(self.partial, ignore_errors=True)
+        self.partial.parent.mkdir(parents=True, exist_ok=True)
+        connections: dict[str, Any] = {}
+        with Writer(self.partial, version=9, storage_plugin=StoragePlugin.MCAP) as writer:
+            for topic, raw, ns in sorted(self._messages, key=lambda m: m[2]):
+                if topic == contract.TF:
+                    transform = store.deserialize_cdr(raw, "geometry_msgs/msg/TransformStamped")
+                    tf = store.types["tf2_msgs/msg/TFMessage"](transforms=[transform])
+                    raw = store.serialize_cdr(tf, "tf2_msgs/msg/TFMessage")
+                    name, msgtype = TF_IN_BAG, "tf2_msgs/msg/TFMessage"
+                else:
+                    name, msgtype = topic, contract.TOPIC[topic].type
+                if name not in connections:
+                    connections[name] = writer.add_connection(name, msgtype, typestore=store)
+                writer.write(connections[name], ns, raw)
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.partial.rename(self.folder)
+        self._messages = []
+        return self.folder
+
+
+@dataclass
+class BagEpisode:
+    """Everything a bag holds that scoring needs, decoded and validated."""
+
+    scene: contract.SceneMessage
+    truth: contract.TruthMessage
+    execute: contract.ExecuteMessage
+    outcome: contract.OutcomeMessage | None
+    score: contract.ScoreMessage | None
+    topics: dict[str, int]  # messages per topic
+
+
+class BagError(ValueError):
+    pass
+
+
+def read_episode(path: Path) -> BagEpisode:
+    from rosbags.rosbag2 import Reader
+
+    if not (path / "metadata.yaml").is_file():
+        raise BagError(f"{path}: not a rosbag2 bag (no metadata.yaml)")
+    store = _typestore()
+    wanted: dict[str, type] = {
+        contract.SCENE: contract.SceneMessage,
+        contract.GROUND_TRUTH: contract.TruthMessage,
+        contract.EXECUTE: contract.ExecuteMessage,
+        contract.OUTCOME: contract.OutcomeMessage,
+        contract.SCORE: contract.ScoreMessage,
+    }
+    found: dict[str, Any] = {}
+    topics: dict[str, int] = {}
+    with Reader(path) as reader:
+        for connection, _ns, raw in reader.messages():
+            topics[connection.topic] = topics.get(connection.topic, 0) + 1
+            model = wanted.get(connection.topic)
+            if model is None:
+                continue
+            text = store.deserialize_cdr(raw, "std_msgs/msg/String").data
+            try:
+                found[connection.topic] = model.model_validate_json(text)
+            except ValueError as exc:
+                raise BagError(
+                    f"{path}: {connection.topic} holds an invalid message: {exc}"
+                ) from None
+    missing = [
+        t for t in (contract.SCENE, contract.GROUND_TRUTH, contract.EXECUTE) if t not in found
+    ]
+    if missing:
+        raise BagError(f"{path}: the bag lacks {', '.join(missing)}; it cannot be re-scored")
+    return BagEpisode(
+        found[contract.SCENE],
+        found[contract.GROUND_TRUTH],
+        found[contract.EXECUTE],
+        found.get(contract.OUTCOME),
+        found.get(contract.SCORE),
+        topics,
+    )
+
+
+def rescore(episode: BagEpisode) -> ScoreRow:
+    """The episode's score row, recomputed from the bag's scene, truth, decision and outcome."""
+    from reacthuman.scoring.run import score_row
+
+    outcome = episode.outcome.outcome if episode.outcome is not None else None
+    return score_row(episode.execute.decision, episode.truth.truth, episode.scene.spec, outcome)
+
+
+def find_bags(root: Path) -> list[Path]:
+    if (root / "metadata.yaml").is_file():
+        return [root]
+    return sorted(
+        p.parent for p in root.glob("**/metadata.yaml") if not p.parent.name.endswith(PARTIAL)
+    )

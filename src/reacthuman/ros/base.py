@@ -1,0 +1,70 @@
+"""What every node shares: parameters with defaults, and a mailbox to wait for messages."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Hashable
+from typing import Any
+
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+
+COMMON_PARAMETERS: dict[str, Any] = {
+    "run_dir": "runs/latest",  # results store, episodes, bags and report
+    "brain": "oracle",  # a baseline's name, or a model id when base_url is set
+    "base_url": "",  # OpenAI-compatible endpoint of the model; empty for baselines
+}
+
+
+class ReactNode(Node):
+    """A node whose parameters are declared from one dict of defaults (``PARAMETERS``)."""
+
+    PARAMETERS: dict[str, Any] = {}
+    SIM_TIME = True
+
+    def __init__(
+        self, name: str, overrides: dict[str, Any] | None = None, context: Any = None
+    ) -> None:
+        overrides = dict(overrides or {})
+        overrides.setdefault("use_sim_time", self.SIM_TIME)
+        super().__init__(
+            name,
+            parameter_overrides=[Parameter(k, value=v) for k, v in overrides.items()],
+            automatically_declare_parameters_from_overrides=False,
+            context=context,
+        )
+        for key, default in {**COMMON_PARAMETERS, **self.PARAMETERS}.items():
+            self.declare_parameter(key, default)
+
+    def param(self, name: str) -> Any:
+        return self.get_parameter(name).value
+
+
+class Mailbox:
+    """Messages keyed by what they answer, and waiting for one with a deadline."""
+
+    def __init__(self) -> None:
+        self._items: dict[Hashable, Any] = {}
+        self._ready = threading.Condition()
+
+    def put(self, key: Hashable, value: Any) -> None:
+        with self._ready:
+            self._items[key] = value
+            self._ready.notify_all()
+
+    def take(self, key: Hashable, timeout: float) -> Any | None:
+        """The value for ``key`` (removed), or None after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        with self._ready:
+            while key not in self._items:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._ready.wait(left)
+            return self._items.pop(key)
+
+    def discard(self, predicate) -> None:  # noqa: ANN001
+        with self._ready:
+            for key in [k for k in self._items if predicate(k)]:
+                del self._items[key]

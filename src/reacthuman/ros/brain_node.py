@@ -1,0 +1,144 @@
+"""brain_node: shows the configured brain the observation and publishes its plan.
+
+It assembles the observation from the camera topics (the frames the freeze message lists,
+by view and stamp), writes it as the brain's folder (what ``reacthuman decide`` reads), and
+decides in a worker thread so that a slow model never blocks the node. It subscribes to
+ground truth only when its brain is the oracle, the one privileged reference brain.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sensor_msgs.msg import Image
+from std_msgs.msg import String
+
+from reacthuman.ros import contract as c
+from reacthuman.ros import convert
+from reacthuman.ros.base import Mailbox, ReactNode
+
+
+def make_brain(name: str, base_url: str, api_key_env: str, temperature: float, timeout: float):  # noqa: ANN201
+    """A baseline by name, or the model ``name`` at ``base_url`` (key from the environment)."""
+    from reacthuman.brain.run import ModelBrain, baseline
+
+    if not base_url:
+        return baseline(name)
+    from reacthuman.brain.client import ModelClient, api_key_from_env
+
+    key = api_key_from_env(api_key_env or None)
+    return ModelBrain(ModelClient(name, base_url, key, temperature=temperature, timeout=timeout))
+
+
+class BrainNode(ReactNode):
+    PARAMETERS: dict[str, Any] = {
+        "api_key_env": "",  # variable holding the key; empty: OPENROUTER_API_KEY, OPENAI_API_KEY
+        "temperature": 0.0,
+        "brain_timeout": 120.0,  # s for one decision; later it is a recorded R1
+        "frame_timeout": 10.0,  # s to wait for the frames a freeze message lists
+    }
+
+    def __init__(
+        self, overrides: dict[str, Any] | None = None, brain: Any = None, context: Any = None
+    ) -> None:
+        super().__init__(c.BRAIN_NODE, overrides, context)
+        from reacthuman.runner import BrainRunner
+
+        self.brain = brain or make_brain(
+            str(self.param("brain")),
+            str(self.param("base_url")),
+            str(self.param("api_key_env")),
+            float(self.param("temperature")),
+            float(self.param("brain_timeout")),
+        )
+        self.runner = BrainRunner(Path(self.param("run_dir")) / "responses.sqlite")
+        self.frames = Mailbox()
+        self.truths = Mailbox()
+        self.plan_pub = self.create_publisher(String, c.PLAN, c.EVENTS)
+        for view in c.CameraName:
+            self.create_subscription(
+                Image, c.image_topic(view), lambda m, v=view: self._on_image(v, m), c.IMAGES
+            )
+        self.create_subscription(String, c.FREEZE, self._on_freeze, c.EVENTS)
+        from reacthuman.runner import brain_sees_truth
+
+        if brain_sees_truth(self.brain):
+            self.create_subscription(String, c.GROUND_TRUTH, self._on_truth, c.EVENTS)
+
+    def _on_image(self, view: c.CameraName, msg: Image) -> None:
+        try:
+            self.frames.put((view, convert.ns_of(msg.header.stamp)), convert.image_array(msg))
+        except convert.MessageError as exc:
+            self.get_logger().error(f"{c.image_topic(view)}: {exc}")
+
+    def _on_truth(self, msg: String) -> None:
+        truth = convert.from_string(c.TruthMessage, msg, c.GROUND_TRUTH)
+        self.truths.put((truth.run_id, truth.episode), truth.truth)
+
+    def _on_freeze(self, msg: String) -> None:
+        try:
+            freeze = convert.from_string(c.FreezeMessage, msg, c.FREEZE)
+        except convert.MessageError as exc:
+            self.get_logger().error(str(exc))
+            return
+        threading.Thread(target=self._decide, args=(freeze,), daemon=True).start()
+
+    def _decide(self, freeze: c.FreezeMessage) -> None:
+        from reacthuman.brain.client import Decision
+        from reacthuman.runner import episode_folder, write_decision, write_observation
+
+        observation = freeze.observation
+        deadline = time.monotonic() + float(self.param("frame_timeout"))
+        frames: dict[tuple[c.CameraName, float], np.ndarray] = {}
+        missing = []
+        for frame in observation.frames:
+            ns = freeze.window_start_ns + convert.seconds_to_ns(frame.t)
+            image = self.frames.take((frame.view, ns), max(deadline - time.monotonic(), 0.0))
+            if image is None:
+                missing.append(f"{frame.view.value}@{frame.t:g}s")
+            else:
+                frames[(frame.view, frame.t)] = image
+        folder = episode_folder(Path(self.param("run_dir")), self.brain.name, observation.scene_id)
+        if missing:
+            decision = Decision(
+                scene_id=observation.scene_id,
+                brain=self.brain.name,
+                r1_reason=f"frames never arrived: {', '.join(missing)}",
+                api_failure=True,
+            )
+        else:
+            write_observation(folder, observation, frames)
+            if getattr(self.brain, "privileged", False):
+                truth = self.truths.take((freeze.run_id, freeze.episode), 10.0)
+                if truth is not None:
+                    (folder / "ground_truth.json").write_text(truth.to_json())
+            decision = self.runner.decide(
+                self.brain, observation, folder, float(self.param("brain_timeout"))
+            )
+        folder.mkdir(parents=True, exist_ok=True)
+        write_decision(folder, decision)
+        if decision.r1_reason:
+            self.get_logger().warning(f"{observation.scene_id}: R1: {decision.r1_reason}")
+        self.plan_pub.publish(
+            convert.to_string(
+                c.PlanMessage(run_id=freeze.run_id, episode=freeze.episode, decision=decision)
+            )
+        )
+
+    def destroy_node(self) -> None:
+        self.runner.close()
+        super().destroy_node()
+
+
+def main(args: list[str] | None = None) -> None:
+    from reacthuman.ros.graph import run_node_process
+
+    run_node_process(BrainNode, args)
+
+
+if __name__ == "__main__":
+    main()

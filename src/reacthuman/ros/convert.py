@@ -1,0 +1,160 @@
+"""Core types <-> ROS 2 messages. No logic beyond the conversion itself."""
+
+from __future__ import annotations
+
+import math
+from typing import TypeVar
+
+import numpy as np
+from builtin_interfaces.msg import Time
+from geometry_msgs.msg import TransformStamped, Twist
+from pydantic import BaseModel, ValidationError
+from rosgraph_msgs.msg import Clock
+from sensor_msgs.msg import CameraInfo as CameraInfoMsg
+from sensor_msgs.msg import Image
+from sensor_msgs.msg import JointState as JointStateMsg
+from std_msgs.msg import String
+
+from reacthuman.observation import CameraInfo
+from reacthuman.spine.command import JointCommand, JointState
+
+M = TypeVar("M", bound=BaseModel)
+NS = 1_000_000_000
+
+
+class MessageError(ValueError):
+    """A message that does not hold what its topic promises."""
+
+
+def seconds_to_ns(seconds: float) -> int:
+    return round(seconds * NS)
+
+
+def stamp(ns: int) -> Time:
+    return Time(sec=ns // NS, nanosec=ns % NS)
+
+
+def ns_of(time: Time) -> int:
+    return time.sec * NS + time.nanosec
+
+
+def clock(ns: int) -> Clock:
+    return Clock(clock=stamp(ns))
+
+
+def to_string(model: BaseModel) -> String:
+    return String(data=model.model_dump_json())
+
+
+def from_string(model: type[M], msg: String, topic: str) -> M:
+    try:
+        return model.model_validate_json(msg.data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or model.__name__
+        raise MessageError(
+            f"{topic}: not a valid {model.__name__} ({where}: {err['msg']})"
+        ) from None
+
+
+def image(array: np.ndarray, ns: int, frame: str) -> Image:
+    """An H x W x 3 uint8 RGB array as an rgb8 Image (the pixels are copied as they are)."""
+    if array.dtype != np.uint8 or array.ndim != 3 or array.shape[2] != 3:
+        raise MessageError(f"expected an HxWx3 uint8 image, got {array.dtype} {array.shape}")
+    height, width, _ = array.shape
+    msg = Image(height=height, width=width, encoding="rgb8", is_bigendian=0, step=width * 3)
+    msg.header.stamp = stamp(ns)
+    msg.header.frame_id = frame
+    msg.data = np.ascontiguousarray(array).tobytes()
+    return msg
+
+
+def image_array(msg: Image) -> np.ndarray:
+    if msg.encoding != "rgb8":
+        raise MessageError(f"expected an rgb8 image, got {msg.encoding!r}")
+    if msg.step != msg.width * 3 or len(msg.data) != msg.height * msg.step:
+        raise MessageError(f"image of {msg.width}x{msg.height} has {len(msg.data)} bytes")
+    return np.frombuffer(bytes(msg.data), dtype=np.uint8).reshape(msg.height, msg.width, 3)
+
+
+def camera_info(info: CameraInfo, ns: int, frame: str) -> CameraInfoMsg:
+    msg = CameraInfoMsg(width=info.width, height=info.height, distortion_model="plumb_bob")
+    msg.header.stamp = stamp(ns)
+    msg.header.frame_id = frame
+    msg.d = [0.0] * 5
+    msg.k = [info.fx, 0.0, info.cx, 0.0, info.fy, info.cy, 0.0, 0.0, 1.0]
+    msg.r = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
+    msg.p = [info.fx, 0.0, info.cx, 0.0, 0.0, info.fy, info.cy, 0.0, 0.0, 0.0, 1.0, 0.0]
+    return msg
+
+
+def joint_state_msg(names: tuple[str, ...], positions: tuple[float, ...], ns: int) -> JointStateMsg:
+    msg = JointStateMsg(name=list(names), position=[float(p) for p in positions])
+    msg.header.stamp = stamp(ns)
+    return msg
+
+
+def joint_state(msg: JointStateMsg, tick: int, t: float) -> JointState:
+    return JointState(tick, t, tuple(msg.name), tuple(float(p) for p in msg.position))
+
+
+def joint_command(msg: JointStateMsg, tick: int, t: float, twist: Twist | None) -> JointCommand:
+    walking = (
+        (0.0, 0.0, 0.0) if twist is None else (twist.linear.x, twist.linear.y, twist.angular.z)
+    )
+    return JointCommand(tick, t, tuple(msg.name), tuple(float(p) for p in msg.position), walking)
+
+
+def twist(walking_cmd: tuple[float, float, float]) -> Twist:
+    msg = Twist()
+    msg.linear.x, msg.linear.y, msg.angular.z = (float(v) for v in walking_cmd)
+    return msg
+
+
+def quaternion_from_yaw(yaw: float) -> tuple[float, float, float, float]:
+    """(x, y, z, w) of a rotation about z."""
+    return (0.0, 0.0, math.sin(yaw / 2.0), math.cos(yaw / 2.0))
+
+
+def quaternion_from_matrix(m: np.ndarray) -> tuple[float, float, float, float]:
+    """(x, y, z, w) of a 3x3 rotation matrix (Shepperd's method)."""
+    trace = m[0, 0] + m[1, 1] + m[2, 2]
+    if trace > 0:
+        s = math.sqrt(trace + 1.0) * 2
+        return ((m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, s / 4)
+    i = int(np.argmax([m[0, 0], m[1, 1], m[2, 2]]))
+    j, k = (i + 1) % 3, (i + 2) % 3
+    s = math.sqrt(1.0 + m[i, i] - m[j, j] - m[k, k]) * 2
+    q = [0.0, 0.0, 0.0, 0.0]
+    q[i] = s / 4
+    q[j] = (m[j, i] + m[i, j]) / s
+    q[k] = (m[k, i] + m[i, k]) / s
+    q[3] = (m[k, j] - m[j, k]) / s
+    return (q[0], q[1], q[2], q[3])
+
+
+def optical_rotation(info: CameraInfo) -> tuple[float, float, float, float]:
+    """Orientation of a camera's optical frame (z forward, x right, y down) in the world."""
+    forward = np.subtract(info.lookat, info.pos)
+    forward = forward / np.linalg.norm(forward)
+    right = np.cross(forward, info.up)
+    right = right / np.linalg.norm(right)
+    down = np.cross(forward, right)
+    return quaternion_from_matrix(np.column_stack([right, down, forward]))
+
+
+def transform(
+    parent: str,
+    child: str,
+    ns: int,
+    translation: tuple[float, float, float],
+    rotation: tuple[float, float, float, float],
+) -> TransformStamped:
+    msg = TransformStamped()
+    msg.header.stamp = stamp(ns)
+    msg.header.frame_id = parent
+    msg.child_frame_id = child
+    t, r = msg.transform.translation, msg.transform.rotation
+    t.x, t.y, t.z = (float(v) for v in translation)
+    r.x, r.y, r.z, r.w = (float(v) for v in rotation)
+    return msg

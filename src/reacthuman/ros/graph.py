@@ -1,0 +1,211 @@
+"""The node graph: which nodes, their parameters, isolation, and running them.
+
+``NODES`` and ``config/bench.yaml`` are the single source for both ways of starting the
+graph: ``launch/bench.launch.py`` (one process per node, ROS 2's launch system) and
+``reacthuman bench`` (the same node classes composed in one process with an rclpy
+executor, for pip-only machines).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import random
+import signal
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from reacthuman.assets import config_file
+
+PARAMETERS_FILE = "bench.yaml"
+FASTDDS_PROFILE = "fastdds.xml"
+DOMAIN_IDS = (1, 101)  # Fast DDS maps domain ids above ~101 to ports beyond 65535
+
+
+@dataclass(frozen=True)
+class NodeEntry:
+    name: str  # node name and console-script executable
+    module: str
+    cls: str
+    recorder: bool = False  # only when bags are recorded
+
+    def load(self) -> type:
+        return getattr(importlib.import_module(self.module), self.cls)
+
+
+NODES = (
+    NodeEntry("sim_node", "reacthuman.ros.sim_node", "SimNode"),
+    NodeEntry("brain_node", "reacthuman.ros.brain_node", "BrainNode"),
+    NodeEntry("spine_node", "reacthuman.ros.spine_node", "SpineNode"),
+    NodeEntry("scorer_node", "reacthuman.ros.scorer_node", "ScorerNode"),
+    NodeEntry("recorder_node", "reacthuman.ros.recorder_node", "RecorderNode", recorder=True),
+)
+
+
+def parameters_file() -> Path:
+    return config_file(PARAMETERS_FILE)
+
+
+def node_parameters(node: str, path: Path | None = None) -> dict[str, Any]:
+    """A node's parameters from a ROS 2 parameter file: ``/**`` first, then its own section."""
+    path = path or parameters_file()
+    try:
+        data = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{path}: not valid YAML ({exc})") from None
+    merged: dict[str, Any] = {}
+    for section in ("/**", node, f"/{node}"):
+        block = data.get(section) or {}
+        if not isinstance(block, dict) or not isinstance(block.get("ros__parameters", {}), dict):
+            raise ValueError(f"{path}: section {section!r} must hold ros__parameters")
+        merged.update(block.get("ros__parameters") or {})
+    return merged
+
+
+def isolate(env: dict[str, str] | None = None) -> dict[str, str]:
+    """Keep DDS on this machine and give the run its own domain, unless the user chose one.
+
+    Returns what it set (also written into ``env``, by default ``os.environ``)."""
+    env = os.environ if env is None else env
+    chosen: dict[str, str] = {}
+    defaults = {
+        "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST",
+        "ROS_DOMAIN_ID": str(random.SystemRandom().randint(*DOMAIN_IDS)),
+        "RMW_IMPLEMENTATION": "rmw_fastrtps_cpp",
+    }
+    with contextlib.suppress(FileNotFoundError):  # a custom install may not ship it
+        defaults["FASTDDS_DEFAULT_PROFILES_FILE"] = str(config_file(FASTDDS_PROFILE))
+    for key, value in defaults.items():
+        if not env.get(key):
+            env[key] = chosen[key] = value
+    return chosen
+
+
+def make_executor(context: Any = None) -> Any:
+    """A single-threaded executor: callbacks one at a time in one thread (cheaper per message
+    than the multi-threaded one); slow work (a model's answer) runs in the brain node's own
+    worker threads. rclpy's EventsExecutor deadlocks here when another thread publishes."""
+    from rclpy.executors import SingleThreadedExecutor
+
+    return SingleThreadedExecutor(context=context)
+
+
+def run_node_process(cls: type, args: list[str] | None = None) -> None:
+    """``main`` of one node as its own process (console scripts, launch files, tests).
+
+    Parameters come from ``--ros-args`` (``-p``, ``--params-file``); SIGINT and SIGTERM stop
+    it cleanly (stores closed, unfinished bags dropped). The simulator's exit status says how
+    the run ended: 0 done or stopped, 1 failed.
+    """
+    import rclpy
+    from rclpy.executors import ExternalShutdownException
+
+    rclpy.init(args=args)
+    node = cls()
+    executor = make_executor()
+    executor.add_node(node)
+    status = 0
+    spinner = threading.Thread(target=executor.spin, daemon=True)
+    try:
+        if hasattr(node, "run"):
+            spinner.start()
+            result = node.run()
+            status = 1 if result.state == "failed" else 0
+        else:
+            executor.spin()
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        executor.shutdown()
+        if spinner.is_alive():
+            spinner.join(timeout=5)  # a thread still in rcl at exit aborts the process
+        node.destroy_node()
+        if rclpy.ok():
+            rclpy.shutdown()
+    raise SystemExit(status)
+
+
+@dataclass
+class ComposedRun:
+    status: Any  # contract.RunStatus
+    bags: list[Path]
+    domain_id: str
+    timings: list[dict[str, Any]]  # the simulator's wall seconds per episode and phase
+
+
+def compose(
+    overrides: dict[str, Any],
+    record: bool = True,
+    parameters: Path | None = None,
+    brain: Any = None,
+    on_row: Any = None,
+) -> ComposedRun:
+    """Run the graph's nodes in this process with one multi-threaded executor (what
+    ``reacthuman bench`` does on machines without ROS 2's launch system). Ctrl-C stops after
+    cleaning up: finished episodes keep their results and bags, and a rerun resumes."""
+    isolate()
+    import rclpy
+
+    from reacthuman.ros import contract
+
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    nodes: dict[str, Any] = {}
+    executors: list[Any] = []
+    spinners: list[threading.Thread] = []
+    status = None
+    try:
+        for entry in NODES:
+            if entry.recorder and not record:
+                continue
+            params = {**node_parameters(entry.name, parameters), **overrides}
+            cls = entry.load()
+            declared = {**_common(), **cls.PARAMETERS}
+            params = {k: v for k, v in params.items() if k in declared or k == "use_sim_time"}
+            if entry.name == "brain_node":
+                nodes[entry.name] = cls(params, brain=brain, context=context)
+            else:
+                nodes[entry.name] = cls(params, context=context)
+            # One executor and thread per node, as if they were processes: the lock-step's
+            # round trip never queues behind the recorder's or the brain's callbacks.
+            executor = make_executor(context)
+            executor.add_node(nodes[entry.name])
+            executors.append(executor)
+            spinner = threading.Thread(target=executor.spin, daemon=True)
+            spinner.start()
+            spinners.append(spinner)
+        sim = nodes["sim_node"]
+        sim.on_row = on_row
+        previous = signal.getsignal(signal.SIGINT)
+        try:
+            status = sim.run()
+        except KeyboardInterrupt:
+            status = sim.status("stopped", "interrupted (Ctrl-C)")
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    finally:
+        for executor in executors:
+            executor.shutdown()
+        for spinner in spinners:
+            spinner.join(timeout=5)
+        for node in nodes.values():
+            node.destroy_node()
+        rclpy.shutdown(context=context)
+    recorder = nodes.get("recorder_node")
+    return ComposedRun(
+        status=status or contract.RunStatus(run_id="", state="failed", reason="did not start"),
+        bags=list(recorder.written) if recorder is not None else [],
+        domain_id=os.environ.get("ROS_DOMAIN_ID", ""),
+        timings=list(nodes["sim_node"].timings) if "sim_node" in nodes else [],
+    )
+
+
+def _common() -> dict[str, Any]:
+    from reacthuman.ros.base import COMMON_PARAMETERS
+
+    return COMMON_PARAMETERS

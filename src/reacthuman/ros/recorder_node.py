@@ -1,0 +1,176 @@
+"""recorder_node: one rosbag2 MCAP bag per episode, recorded from the live topics.
+
+It subscribes to every topic of the contract with raw (serialized) callbacks and writes the
+bytes as they came, so a bag holds exactly what travelled. Topics do not arrive in order
+relative to each other, so messages are routed to their episode by what they carry: the
+JSON envelopes by their episode number, stamped messages by their sim-time stamp (each
+episode owns the clock from its scene message's ``start_ns`` on), the rest to the newest
+episode. A bag gets its final name once the episode's score was recorded and the clock has
+moved into the next episode (or the run ended); an interrupted episode leaves no bag.
+"""
+
+from __future__ import annotations
+
+import bisect
+import struct
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from rclpy.serialization import deserialize_message
+from std_msgs.msg import String
+
+from reacthuman.ros import contract as c
+from reacthuman.ros.bag import EpisodeBag
+from reacthuman.ros.base import ReactNode
+from reacthuman.ros.convert import NS
+from reacthuman.runner import bag_folder
+
+RECORDED = [t for t in c.TOPICS if t.name != c.RUN_STATUS]
+ENVELOPES = {t.name for t in c.TOPICS if t.type == "std_msgs/msg/String"} - {c.ROBOT_DESCRIPTION}
+STAMPED = {
+    t.name
+    for t in c.TOPICS
+    if t.type
+    in (
+        "sensor_msgs/msg/Image",
+        "sensor_msgs/msg/CameraInfo",
+        "sensor_msgs/msg/JointState",
+        "geometry_msgs/msg/TransformStamped",
+        "rosgraph_msgs/msg/Clock",
+    )
+}
+GRACE_NS = NS // 2  # sim time into the next episode before the last bag closes
+
+
+def _message_class(type_name: str) -> type:
+    import importlib
+
+    package, _msg, name = type_name.split("/")
+    return getattr(importlib.import_module(f"{package}.msg"), name)
+
+
+def stamp_of(raw: bytes) -> int:
+    """The sim-time stamp of a serialized message that starts with a header or a time."""
+    order = "<" if raw[1] & 1 else ">"
+    sec, nanosec = struct.unpack_from(f"{order}iI", raw, 4)
+    return sec * NS + nanosec
+
+
+class RecorderNode(ReactNode):
+    def __init__(self, overrides: dict[str, Any] | None = None, context: Any = None) -> None:
+        super().__init__(c.RECORDER_NODE, overrides, context)
+        self.lock = threading.Lock()
+        self.bags: dict[int, EpisodeBag] = {}
+        self.starts: list[tuple[int, int]] = []  # (start_ns, episode), sorted
+        self.ends: dict[int, int] = {}  # episode -> end_ns
+        self.scored: set[int] = set()
+        self.early: list[tuple[str, bytes, int]] = []  # stamped before their scene arrived
+        self.written: list[Path] = []
+        self.description: bytes | None = None
+        for topic in RECORDED:
+            self.create_subscription(
+                _message_class(topic.type),
+                topic.name,
+                lambda raw, t=topic.name: self._on_message(t, raw),
+                topic.qos,
+                raw=True,
+            )
+        self.create_subscription(String, c.RUN_STATUS, self._on_status, c.EVENTS)
+
+    def _episode_at(self, ns: int) -> int | None:
+        i = bisect.bisect_right(self.starts, (ns, 1 << 62)) - 1
+        if i < 0 or ns > self.ends[self.starts[i][1]]:
+            return None  # its scene message has not arrived yet
+        return self.starts[i][1]
+
+    def _on_message(self, topic: str, raw: bytes) -> None:
+        received = time.time_ns()
+        with self.lock:
+            if topic in ENVELOPES:
+                envelope = c.Envelope.model_validate_json(
+                    _envelope_text(deserialize_message(raw, String).data)
+                )
+                if topic == c.SCENE:
+                    self._open(raw)
+                episode: int | None = envelope.episode
+                if topic == c.SCORE:
+                    self.scored.add(envelope.episode)
+            elif topic in STAMPED:
+                ns = stamp_of(raw)
+                if topic == c.CLOCK:
+                    self._close_left_behind(ns)
+                episode = self._episode_at(ns)
+                if episode is None:
+                    self.early.append((topic, raw, ns))
+                    return
+            elif topic == c.ROBOT_DESCRIPTION:
+                self.description = raw  # latched: written into every bag as it opens
+                episode = self.starts[-1][1] if self.starts else None
+            else:  # /cmd_vel and markers: the newest episode
+                episode = self.starts[-1][1] if self.starts else None
+            bag = self.bags.get(episode) if episode is not None else None
+            if bag is not None:
+                bag.write(topic, raw, received)
+
+    def _open(self, raw: bytes) -> None:
+        scene = c.SceneMessage.model_validate_json(deserialize_message(raw, String).data)
+        folder = bag_folder(Path(self.param("run_dir")), scene.brain, scene.spec)
+        self.bags[scene.episode] = EpisodeBag(folder)
+        if self.description is not None:
+            self.bags[scene.episode].write(c.ROBOT_DESCRIPTION, self.description, time.time_ns())
+        bisect.insort(self.starts, (scene.start_ns, scene.episode))
+        self.ends[scene.episode] = scene.end_ns
+        early, self.early = self.early, []
+        for topic, message, ns in early:
+            episode = self._episode_at(ns)
+            if episode is None:
+                self.early.append((topic, message, ns))
+            elif episode in self.bags:
+                self.bags[episode].write(topic, message, time.time_ns())
+
+    def _close_left_behind(self, ns: int) -> None:
+        """Close the scored bags of episodes that the clock has left (with some grace)."""
+        for (_start, episode), (following, _next) in zip(
+            self.starts, self.starts[1:], strict=False
+        ):
+            if episode in self.bags and episode in self.scored and ns >= following + GRACE_NS:
+                self._finish(episode)
+
+    def _on_status(self, msg: String) -> None:
+        status = c.RunStatus.model_validate_json(msg.data)
+        if status.state != "running":
+            with self.lock:
+                for episode in list(self.bags):
+                    self._finish(episode)
+
+    def _finish(self, episode: int) -> None:
+        bag = self.bags.pop(episode)
+        path = bag.close(episode in self.scored)
+        if path is not None:
+            self.written.append(path)
+
+    def destroy_node(self) -> None:
+        with self.lock:
+            for episode in list(self.bags):
+                self._finish(episode)
+        super().destroy_node()
+
+
+def _envelope_text(data: str) -> str:
+    """Only the envelope's fields, so routing does not validate the whole payload twice."""
+    import json
+
+    loaded = json.loads(data)
+    return json.dumps({"run_id": loaded.get("run_id", ""), "episode": loaded.get("episode", -1)})
+
+
+def main(args: list[str] | None = None) -> None:
+    from reacthuman.ros.graph import run_node_process
+
+    run_node_process(RecorderNode, args)
+
+
+if __name__ == "__main__":
+    main()

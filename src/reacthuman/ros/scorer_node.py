@@ -1,0 +1,94 @@
+"""scorer_node: scores each executed decision against ground truth and keeps the results.
+
+For every episode it collects the scene, the ground truth, the executed decision and the
+outcome, writes the score row to the run's results store (replacing an earlier row of the
+same scene and brain, so resumed runs never duplicate), and publishes the RViz markers and
+then the score.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from std_msgs.msg import String
+from visualization_msgs.msg import MarkerArray
+
+from reacthuman.ros import contract as c
+from reacthuman.ros import convert
+from reacthuman.ros.base import ReactNode
+from reacthuman.ros.markers import episode_markers
+from reacthuman.runner import episode_folder
+from reacthuman.scoring.results import ResultsStore
+from reacthuman.scoring.run import score_row
+
+PARTS = {
+    c.SCENE: c.SceneMessage,
+    c.GROUND_TRUTH: c.TruthMessage,
+    c.EXECUTE: c.ExecuteMessage,
+    c.OUTCOME: c.OutcomeMessage,
+}
+
+
+class ScorerNode(ReactNode):
+    PARAMETERS: dict[str, Any] = {"classifier_config": ""}  # empty: config/classifier.yaml
+
+    def __init__(self, overrides: dict[str, Any] | None = None, context: Any = None) -> None:
+        super().__init__(c.SCORER_NODE, overrides, context)
+        from reacthuman.brain.classify import ClassifierConfig
+
+        path = str(self.param("classifier_config"))
+        self.config = ClassifierConfig.load(path) if path else None
+        self.results = ResultsStore(Path(self.param("run_dir")) / "results.sqlite")
+        self.lock = threading.Lock()
+        self.parts: dict[tuple[str, int], dict[str, Any]] = {}
+        self.score_pub = self.create_publisher(String, c.SCORE, c.EVENTS)
+        self.marker_pub = self.create_publisher(MarkerArray, c.MARKERS, c.EVENTS)
+        for topic, model in PARTS.items():
+            self.create_subscription(
+                String, topic, lambda m, t=topic, k=model: self._on_part(t, k, m), c.EVENTS
+            )
+
+    def _on_part(self, topic: str, model: type, msg: String) -> None:
+        try:
+            part = convert.from_string(model, msg, topic)
+        except convert.MessageError as exc:
+            self.get_logger().error(str(exc))
+            return
+        key = (part.run_id, part.episode)
+        with self.lock:
+            parts = self.parts.setdefault(key, {})
+            parts[topic] = part
+            if len(parts) < len(PARTS):
+                return
+            del self.parts[key]
+            scene, truth = parts[c.SCENE], parts[c.GROUND_TRUTH]
+            execute, outcome = parts[c.EXECUTE], parts[c.OUTCOME]
+            row = score_row(execute.decision, truth.truth, scene.spec, outcome.outcome, self.config)
+            self.results.put(row)
+            folder = episode_folder(Path(self.param("run_dir")), row.brain, row.scene_id)
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "outcome.json").write_text(outcome.outcome.model_dump_json(indent=2) + "\n")
+        self.marker_pub.publish(
+            episode_markers(
+                scene.spec, truth.truth, execute.decision, execute.start_ns, part.episode
+            )
+        )
+        self.score_pub.publish(
+            convert.to_string(c.ScoreMessage(run_id=key[0], episode=key[1], row=row))
+        )
+
+    def destroy_node(self) -> None:
+        self.results.close()
+        super().destroy_node()
+
+
+def main(args: list[str] | None = None) -> None:
+    from reacthuman.ros.graph import run_node_process
+
+    run_node_process(ScorerNode, args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,366 @@
+"""sim_node: plays each scene of a set through the episode protocol (``contract``).
+
+Genesis runs in the thread that calls ``run`` (the main thread), while an executor spins the
+node's subscriptions elsewhere; the node waits for the plan, for every control tick's
+command and for the score with deadlines, and names the node that did not answer.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from geometry_msgs.msg import TransformStamped
+from rosgraph_msgs.msg import Clock
+from sensor_msgs.msg import CameraInfo, Image, JointState
+from std_msgs.msg import String
+from std_srvs.srv import Trigger
+
+from reacthuman.brain.client import Decision
+from reacthuman.ros import contract as c
+from reacthuman.ros import convert
+from reacthuman.ros.base import Mailbox, ReactNode
+from reacthuman.runner import Played, bench_scenes, execute_decision, play
+from reacthuman.scoring.results import ResultsStore, ScoreRow
+from reacthuman.sim.execute import execution_duration
+from reacthuman.sim.settings import RenderSettings
+from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, ticks_in
+from reacthuman.spine.command import JointState as CoreJointState
+from reacthuman.spine.controller import Controller, make_controller
+
+STANDIN_URDF = """<?xml version="1.0"?>
+<robot name="reacthuman_kinematic_stand_in">
+  <link name="base_link"><visual><origin xyz="0 0 0.66"/><geometry><cylinder radius="0.2"
+    length="1.32"/></geometry></visual></link>
+  <link name="left_hand"><visual><geometry><sphere radius="0.06"/></geometry></visual></link>
+  <link name="right_hand"><visual><geometry><sphere radius="0.06"/></geometry></visual></link>
+  <joint name="left_hand_free" type="floating"><parent link="base_link"/>
+    <child link="left_hand"/></joint>
+  <joint name="right_hand_free" type="floating"><parent link="base_link"/>
+    <child link="right_hand"/></joint>
+</robot>
+"""
+
+
+# During execution /clock and the transforms go out every SLOW_EVERY control ticks (10 Hz):
+# the lock-step itself runs on the stamps of /joint_states and the joint commands, and each
+# extra message per tick costs every subscriber a callback.
+SLOW_EVERY = 5
+
+
+class NodeMissing(RuntimeError):
+    """A node of the graph is not there or stopped answering."""
+
+
+class SimNode(ReactNode):
+    SIM_TIME = False  # it is the clock
+    PARAMETERS: dict[str, Any] = {
+        "scenes": "default",  # a scene-set folder, or "default" (one scene per family)
+        "limit": 0,  # 0: every scene
+        "width": 640,
+        "height": 360,
+        "frames": 5,
+        "controller": "kinematic-stand-in",
+        "brain_timeout": 120.0,  # s the brain node may take for a plan
+        "command_timeout": 10.0,  # s the spine node may take for one tick's command
+        "score_timeout": 30.0,  # s the scorer node may take for a score
+        "discovery_timeout": 15.0,  # s to wait for the other nodes at the start
+        "required_nodes": [c.BRAIN_NODE, c.SPINE_NODE, c.SCORER_NODE],
+    }
+
+    def __init__(self, overrides: dict[str, Any] | None = None, context: Any = None) -> None:
+        super().__init__(c.SIM_NODE, overrides, context)
+        self.run_id = uuid.uuid4().hex[:12]
+        self.mail = Mailbox()
+        self.stop_requested = False
+        pub = self.create_publisher
+        self.clock_pub = pub(Clock, c.CLOCK, c.STREAM)
+        self.images = {v: pub(Image, c.image_topic(v), c.IMAGES) for v in c.CameraName}
+        self.infos = {v: pub(CameraInfo, c.camera_info_topic(v), c.IMAGES) for v in c.CameraName}
+        self.joint_pub = pub(JointState, c.JOINT_STATES, c.STREAM)
+        self.tf_pub = pub(TransformStamped, c.TF, c.STREAM)
+        self.tf2_pub = _standard_tf_publisher(self)
+        self.description_pub = pub(String, c.ROBOT_DESCRIPTION, c.LATCHED)
+        self.scene_pub = pub(String, c.SCENE, c.EVENTS)
+        self.truth_pub = pub(String, c.GROUND_TRUTH, c.EVENTS)
+        self.freeze_pub = pub(String, c.FREEZE, c.EVENTS)
+        self.execute_pub = pub(String, c.EXECUTE, c.EVENTS)
+        self.outcome_pub = pub(String, c.OUTCOME, c.EVENTS)
+        self.status_pub = pub(String, c.RUN_STATUS, c.EVENTS)
+        self.create_subscription(String, c.PLAN, self._on_plan, c.EVENTS)
+        self.create_subscription(JointState, c.JOINT_COMMAND, self._on_command, c.STREAM)
+        self.create_subscription(String, c.SCORE, self._on_score, c.EVENTS)
+        self.create_service(Trigger, c.STOP_SERVICE, self._on_stop)
+        self.description_pub.publish(String(data=STANDIN_URDF))
+        self.episodes_done = 0
+        self.timings: list[dict[str, float | str]] = []  # wall seconds per episode and phase
+        self.on_row: Callable[[ScoreRow], None] | None = None  # progress, when composed
+
+    # -- subscriptions ------------------------------------------------------------------
+    def _on_plan(self, msg: String) -> None:
+        try:
+            plan = convert.from_string(c.PlanMessage, msg, c.PLAN)
+        except convert.MessageError as exc:
+            self.get_logger().error(str(exc))
+            return
+        if plan.run_id == self.run_id:
+            self.mail.put(("plan", plan.episode), plan.decision)
+
+    def _on_command(self, msg: JointState) -> None:
+        self.mail.put(("command", convert.ns_of(msg.header.stamp)), msg)
+
+    def _on_score(self, msg: String) -> None:
+        try:
+            score = convert.from_string(c.ScoreMessage, msg, c.SCORE)
+        except convert.MessageError as exc:
+            self.get_logger().error(str(exc))
+            return
+        if score.run_id == self.run_id:
+            self.mail.put(("score", score.episode), score.row)
+
+    def _on_stop(self, _request: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
+        self.stop_requested = True
+        response.success = True
+        response.message = "stopping after the current episode"
+        return response
+
+    # -- helpers ------------------------------------------------------------------------
+    def status(self, state: str, reason: str | None = None) -> c.RunStatus:
+        status = c.RunStatus(
+            run_id=self.run_id, state=state, episodes=self.episodes_done, reason=reason
+        )
+        self.status_pub.publish(convert.to_string(status))
+        return status
+
+    def wait_for_graph(self) -> None:
+        """Wait until the required nodes exist and subscribe to what they need."""
+        required = list(self.param("required_nodes"))
+        deadline = time.monotonic() + float(self.param("discovery_timeout"))
+        needs = {
+            c.BRAIN_NODE: [self.freeze_pub],
+            c.SPINE_NODE: [self.execute_pub, self.joint_pub],
+            c.SCORER_NODE: [self.scene_pub, self.truth_pub, self.outcome_pub],
+        }
+        while True:
+            names = set(self.get_node_names())
+            missing = [n for n in required if n not in names]
+            unmatched = [
+                n
+                for n in required
+                if n not in missing
+                and any(p.get_subscription_count() == 0 for p in needs.get(n, []))
+            ]
+            if not missing and not unmatched:
+                return
+            if time.monotonic() > deadline:
+                waiting = missing or unmatched
+                raise NodeMissing(
+                    f"node(s) {', '.join(waiting)} not "
+                    f"{'found' if missing else 'subscribed'} after "
+                    f"{self.param('discovery_timeout'):g} s (same ROS_DOMAIN_ID and "
+                    "ROS_AUTOMATIC_DISCOVERY_RANGE in every process?)"
+                )
+            time.sleep(0.05)
+
+    def publish_body(self, state: CoreJointState, ns: int, transforms: bool = True) -> None:
+        self.joint_pub.publish(convert.joint_state_msg(state.names, state.positions, ns))
+        if transforms:
+            self.publish_transforms(body_transforms(state, ns))
+
+    def publish_transforms(self, transforms: list[TransformStamped]) -> None:
+        for transform in transforms:
+            self.tf_pub.publish(transform)
+        if self.tf2_pub is not None:
+            from tf2_msgs.msg import TFMessage
+
+            self.tf2_pub.publish(TFMessage(transforms=transforms))
+
+    # -- the run ------------------------------------------------------------------------
+    def run(self) -> c.RunStatus:
+        """Play every scene; returns how the run ended (also published on run_status)."""
+        try:
+            self.wait_for_graph()
+            return self._episodes()
+        except NodeMissing as exc:
+            self.get_logger().error(str(exc))
+            return self.status("failed", str(exc))
+
+    def _episodes(self) -> c.RunStatus:
+        from reacthuman.sim.episode import Simulator
+
+        settings = RenderSettings(
+            width=int(self.param("width")),
+            height=int(self.param("height")),
+            frames=int(self.param("frames")),
+        )
+        limit = int(self.param("limit"))
+        specs = bench_scenes(self.param("scenes"), limit or None)
+        brain = str(self.param("brain"))
+        results = ResultsStore(Path(self.param("run_dir")) / "results.sqlite")
+        done = {r.scene_id for r in results.rows() if r.brain == brain}
+        results.close()
+        body = make_controller(str(self.param("controller")))
+        simulator = Simulator()
+        self.status("running")
+        clock_ns = 0
+        for episode, spec in enumerate(specs):
+            if self.stop_requested:
+                return self.status("stopped", "stop requested")
+            if spec.scene_id in done:
+                continue
+            started = time.perf_counter()
+            played = play(simulator, spec, settings)
+            self.timings.append({"scene_id": spec.scene_id, "play": time.perf_counter() - started})
+            try:
+                clock_ns = self._episode(episode, played, body, clock_ns)
+            finally:
+                simulator.destroy(played.episode)
+            self.episodes_done += 1
+        return self.status("done")
+
+    def _episode(self, episode: int, played: Played, body: Controller, clock_ns: int) -> int:
+        """One episode from the scene message to the score; returns the clock at its end."""
+        spec, run_id = played.spec, self.run_id
+        envelope = {"run_id": run_id, "episode": episode}
+        self.scene_pub.publish(
+            convert.to_string(
+                c.SceneMessage(
+                    **envelope,
+                    brain=str(self.param("brain")),
+                    start_ns=clock_ns,
+                    end_ns=clock_ns + convert.seconds_to_ns(spec.timing.t0 + spec.timing.horizon),
+                    spec=spec,
+                )
+            )
+        )
+        self.truth_pub.publish(convert.to_string(c.TruthMessage(**envelope, truth=played.truth)))
+        body.start(None, spec.observer.pos, spec.observer.yaw)
+        standing = body.initial_state()
+        window_start = clock_ns + convert.seconds_to_ns(spec.timing.t0)
+        infos = {info.name: info for info in played.observation.cameras}
+        for t in played.observation.frame_times:
+            ns = window_start + convert.seconds_to_ns(t)
+            self.clock_pub.publish(convert.clock(ns))
+            for view in c.CameraName:
+                frame = c.camera_frame(view)
+                self.images[view].publish(convert.image(played.frames[(view, t)], ns, frame))
+                self.infos[view].publish(convert.camera_info(infos[view], ns, frame))
+                info = infos[view]
+                self.publish_transforms(
+                    [
+                        convert.transform(
+                            c.WORLD_FRAME, frame, ns, info.pos, convert.optical_rotation(info)
+                        )
+                    ]
+                )
+            self.publish_body(standing, ns)
+        freeze_ns = window_start + convert.seconds_to_ns(played.observation.window)
+        self.freeze_pub.publish(
+            convert.to_string(
+                c.FreezeMessage(
+                    **envelope, window_start_ns=window_start, observation=played.observation
+                )
+            )
+        )
+        timeout = float(self.param("brain_timeout")) + 5.0
+        deciding = time.perf_counter()
+        decision = self.mail.take(("plan", episode), timeout)
+        self.timings[-1]["publish_and_decide"] = time.perf_counter() - deciding
+        if decision is None:
+            decision = Decision(
+                scene_id=spec.scene_id,
+                brain=str(self.param("brain")),
+                r1_reason=f"{c.BRAIN_NODE} did not publish a plan within {timeout:g} s",
+            )
+            self.get_logger().warning(decision.r1_reason)
+        duration = execution_duration(played.episode)
+        self.execute_pub.publish(
+            convert.to_string(
+                c.ExecuteMessage(
+                    **envelope,
+                    start_ns=freeze_ns,
+                    ticks=ticks_in(duration),
+                    controller=body.name,
+                    decision=decision,
+                    robot_pos=spec.observer.pos,
+                    robot_yaw=spec.observer.yaw,
+                )
+            )
+        )
+        command_timeout = float(self.param("command_timeout"))
+
+        def command_for(state: CoreJointState) -> JointCommand:
+            ns = freeze_ns + convert.seconds_to_ns(state.tick * CONTROL_PERIOD)
+            slow = state.tick % SLOW_EVERY == 0
+            if slow:
+                self.clock_pub.publish(convert.clock(ns))
+            self.publish_body(state, ns, transforms=slow)
+            msg = self.mail.take(("command", ns), command_timeout)
+            if msg is None:
+                raise NodeMissing(
+                    f"{c.SPINE_NODE} did not answer control tick {state.tick} of "
+                    f"{spec.scene_id} within {command_timeout:g} s"
+                )
+            return convert.joint_command(msg, state.tick, state.t, None)
+
+        executing = time.perf_counter()
+        outcome = execute_decision(played, decision, body, command_for)
+        self.timings[-1]["execute"] = time.perf_counter() - executing
+        self.timings[-1]["ticks"] = ticks_in(duration)
+        end_ns = freeze_ns + convert.seconds_to_ns(duration)
+        self.clock_pub.publish(convert.clock(end_ns))
+        self.outcome_pub.publish(convert.to_string(c.OutcomeMessage(**envelope, outcome=outcome)))
+        score_timeout = float(self.param("score_timeout"))
+        scoring = time.perf_counter()
+        row = self.mail.take(("score", episode), score_timeout)
+        self.timings[-1]["score_wait"] = time.perf_counter() - scoring
+        if row is None:
+            raise NodeMissing(
+                f"{c.SCORER_NODE} did not score {spec.scene_id} within {score_timeout:g} s"
+            )
+        if self.on_row is not None:
+            self.on_row(row)
+        return end_ns + convert.NS  # a second of clock between episodes
+
+
+def _standard_tf_publisher(node: ReactNode) -> Any:
+    """A ``/tf`` publisher where tf2_msgs is installed (a full ROS 2 install; it is not on
+    PyPI), so RViz and tf2 see the transforms live; None elsewhere."""
+    try:
+        from tf2_msgs.msg import TFMessage
+    except ImportError:
+        return None
+    return node.create_publisher(TFMessage, "/tf", c.STREAM)
+
+
+def body_transforms(state: CoreJointState, ns: int) -> list[TransformStamped]:
+    """world -> base_link and base_link -> hands from the stand-in's world-frame joints."""
+    q = dict(zip(state.names, state.positions, strict=True))
+    if "base_x" not in q:
+        return []
+    x, y, yaw = q["base_x"], q["base_y"], q["base_yaw"]
+    out = [
+        convert.transform(
+            c.WORLD_FRAME, c.BASE_FRAME, ns, (x, y, 0.0), convert.quaternion_from_yaw(yaw)
+        )
+    ]
+    cos, sin = math.cos(yaw), math.sin(yaw)
+    for side in ("left_hand", "right_hand"):
+        dx, dy, z = q[f"{side}_x"] - x, q[f"{side}_y"] - y, q[f"{side}_z"]
+        local = (cos * dx + sin * dy, -sin * dx + cos * dy, z)
+        out.append(convert.transform(c.BASE_FRAME, side, ns, local, (0.0, 0.0, 0.0, 1.0)))
+    return out
+
+
+def main(args: list[str] | None = None) -> None:
+    from reacthuman.ros.graph import run_node_process
+
+    run_node_process(SimNode, args)
+
+
+if __name__ == "__main__":
+    main()

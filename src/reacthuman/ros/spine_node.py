@@ -1,0 +1,85 @@
+"""spine_node: turns the executed plan into joint commands, one per control tick.
+
+It answers each ``/joint_states`` of an execution (stamped at a 50 Hz tick of simulated time)
+with the controller's command for that tick on ``spine/joint_command`` (same stamp) and the
+walking command on ``/cmd_vel``; the simulator waits for it before stepping on (lock-step).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from geometry_msgs.msg import Twist
+from sensor_msgs.msg import JointState
+from std_msgs.msg import String
+
+from reacthuman.ros import contract as c
+from reacthuman.ros import convert
+from reacthuman.ros.base import ReactNode
+from reacthuman.spine.command import CONTROL_PERIOD
+from reacthuman.spine.controller import make_controller
+
+
+class SpineNode(ReactNode):
+    PARAMETERS: dict[str, Any] = {"controller": "kinematic-stand-in"}
+
+    def __init__(self, overrides: dict[str, Any] | None = None, context: Any = None) -> None:
+        super().__init__(c.SPINE_NODE, overrides, context)
+        self.controller = make_controller(str(self.param("controller")))
+        self.execution: c.ExecuteMessage | None = None
+        self.pending: list[JointState] = []  # states that came before their execute message
+        self.lock = threading.Lock()
+        self.answered = -1  # stamp of the last tick answered
+        self.walking: tuple[float, float, float] | None = None
+        self.command_pub = self.create_publisher(JointState, c.JOINT_COMMAND, c.STREAM)
+        self.twist_pub = self.create_publisher(Twist, c.CMD_VEL, c.STREAM)
+        self.create_subscription(String, c.EXECUTE, self._on_execute, c.EVENTS)
+        self.create_subscription(JointState, c.JOINT_STATES, self._on_state, c.STREAM)
+
+    def _on_execute(self, msg: String) -> None:
+        try:
+            execute = convert.from_string(c.ExecuteMessage, msg, c.EXECUTE)
+        except convert.MessageError as exc:
+            self.get_logger().error(str(exc))
+            return
+        with self.lock:
+            self.controller.start(execute.decision.plan, execute.robot_pos, execute.robot_yaw)
+            self.execution = execute
+            self.walking = None
+            pending, self.pending = self.pending, []
+        for state in pending:
+            self._on_state(state)
+
+    def _on_state(self, msg: JointState) -> None:
+        ns = convert.ns_of(msg.header.stamp)
+        with self.lock:
+            execution = self.execution
+            tick = (
+                -1
+                if execution is None
+                else round((ns - execution.start_ns) / convert.seconds_to_ns(CONTROL_PERIOD))
+            )
+            if execution is not None and 0 <= tick < execution.ticks and ns <= self.answered:
+                return  # this tick was answered already (the window's last state is tick 0's)
+            if execution is None or tick < 0 or tick >= execution.ticks:
+                # Standing in an observation window, or the next execution's first tick came
+                # before its execute message: keep the last few for then.
+                self.pending = [*self.pending[-9:], msg]
+                return
+            command = self.controller.command(convert.joint_state(msg, tick, tick * CONTROL_PERIOD))
+            self.answered = ns
+        if command.walking_cmd != self.walking:  # a held command: published when it changes
+            self.walking = command.walking_cmd
+            self.twist_pub.publish(convert.twist(command.walking_cmd))
+        self.command_pub.publish(convert.joint_state_msg(command.names, command.positions, ns))
+
+
+def main(args: list[str] | None = None) -> None:
+    from reacthuman.ros.graph import run_node_process
+
+    run_node_process(SpineNode, args)
+
+
+if __name__ == "__main__":
+    main()

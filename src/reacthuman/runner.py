@@ -1,0 +1,217 @@
+"""The benchmark's episode, end to end, on the direct (in-process) path.
+
+One episode: build the scene, play it to the freeze rendering the window, roll out ground
+truth, show the brain the observation, execute its plan from the freeze in lock-step with the
+controller, judge the outcome, score. The ROS 2 graph (``reacthuman.ros``) runs exactly these
+functions in four nodes; the direct path runs them in one loop and is what the graph is
+compared with (same scenes and plans give identical score rows).
+
+A run folder holds::
+
+    results.sqlite, scores.csv, scores.jsonl     one row per (scene, brain)
+    episodes/<brain>/<scene_id>/                 what the brain saw and answered, the outcome
+    bags/<brain>/<family>/<scene_id>/            rosbag2 MCAP of the episode (graph path)
+    report/                                      report.md, report.html and plots
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from reacthuman.brain.client import Decision
+from reacthuman.brain.run import Brain, decide_one
+from reacthuman.brain.store import ResponseStore
+from reacthuman.observation import Observation, frame_name
+from reacthuman.scenes.spec import CameraName, SceneSpec
+from reacthuman.scoring.results import ResultsStore, ScoreRow
+from reacthuman.scoring.run import score_row
+from reacthuman.sim.settings import RenderSettings
+from reacthuman.sim.truth import GroundTruth
+from reacthuman.spine.command import JointCommand, JointState
+from reacthuman.spine.controller import Controller
+from reacthuman.spine.outcome import ExecutionOutcome, OutcomeJudge
+
+Frames = dict[tuple[CameraName, float], np.ndarray]
+DEFAULT_BRAIN_TIMEOUT = 120.0  # s a brain may take to answer before the decision is an R1
+
+
+def safe_name(text: str) -> str:
+    """A brain or model name as one path component (``openai/gpt-4o`` -> ``openai_gpt-4o``)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "brain"
+
+
+def episode_folder(run: Path, brain: str, scene_id: str) -> Path:
+    return run / "episodes" / safe_name(brain) / scene_id
+
+
+def bag_folder(run: Path, brain: str, spec: SceneSpec) -> Path:
+    """Where the episode's bag goes (a rosbag2 folder: metadata.yaml and an .mcap file)."""
+    return run / "bags" / safe_name(brain) / spec.family.value / spec.scene_id
+
+
+def write_observation(folder: Path, observation: Observation, frames: Frames) -> None:
+    """The brain's view of a scene as files: ``observation.json`` and the PNG frames."""
+    from reacthuman.sim.observe import write_png
+
+    (folder / "frames").mkdir(parents=True, exist_ok=True)
+    for (view, t), image in frames.items():
+        write_png(folder / "frames" / frame_name(view, t), image)
+    (folder / "observation.json").write_text(observation.to_json())
+
+
+def brain_sees_truth(brain: Brain) -> bool:
+    """Only the oracle is given ground truth; every other brain sees the observation only."""
+    return bool(getattr(brain, "privileged", False))
+
+
+class BrainRunner:
+    """Decisions from synchronous code: one event loop in its own thread for the whole run
+    (model clients keep their HTTP connections on it), and the response store opened there."""
+
+    def __init__(self, store_path: Path | None) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        self._store: ResponseStore | None = self._call(self._open(store_path))
+
+    async def _open(self, path: Path | None) -> ResponseStore | None:
+        return ResponseStore(path) if path is not None else None
+
+    def _call(self, coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+
+    def decide(
+        self, brain: Brain, observation: Observation, folder: Path, timeout: float
+    ) -> Decision:
+        """The brain's decision (an R1 record when it fails or takes longer than ``timeout``)."""
+        outcome = self._call(decide_one(brain, observation, folder, self._store, timeout))
+        return outcome.decision
+
+    def close(self) -> None:
+        async def shut() -> None:
+            if self._store is not None:
+                self._store.close()
+
+        if self._thread.is_alive():
+            self._call(shut())
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join()
+
+
+def write_decision(folder: Path, decision: Decision) -> None:
+    (folder / "plan.json").write_text(
+        json.dumps(decision.model_dump(mode="json", exclude={"replies"}), indent=2) + "\n"
+    )
+    (folder / "reply.txt").write_text("\n\n----- next reply -----\n\n".join(decision.replies))
+
+
+@dataclass
+class Played:
+    """A scene played to its freeze: the built episode, what the brain may see, the truth."""
+
+    spec: SceneSpec
+    episode: Any  # sim.episode.Episode
+    observation: Observation
+    frames: Frames
+    truth: GroundTruth
+
+
+def play(simulator: Any, spec: SceneSpec, settings: RenderSettings) -> Played:
+    from reacthuman.sim.observe import observation_for
+
+    episode = simulator.build(spec, settings)
+    truth = episode.run()
+    return Played(spec, episode, observation_for(spec, settings), episode.frames, truth)
+
+
+def execute_decision(
+    played: Played,
+    decision: Decision,
+    controller: Controller,
+    command_for: Callable[[JointState], JointCommand] | None = None,
+    on_tick: Callable[[JointCommand, float], None] | None = None,
+) -> ExecutionOutcome:
+    """Execute the decision's plan from the freeze (a standing robot for an R1)."""
+    from reacthuman.sim.execute import execute
+
+    spec = played.spec
+    controller.start(decision.plan, spec.observer.pos, spec.observer.yaw)
+    judge = OutcomeJudge(spec.hazard, spec.scene_id, decision.brain, controller.name)
+    return execute(
+        played.episode,
+        controller.initial_state(),
+        command_for if command_for is not None else controller.command,
+        judge,
+        on_tick,
+    )
+
+
+def finished(results: ResultsStore, brain: str) -> set[str]:
+    """Scenes this brain already has a score row for (a resumed run skips them)."""
+    return {row.scene_id for row in results.rows() if row.brain == brain}
+
+
+def run_direct(
+    specs: list[SceneSpec],
+    brain: Brain,
+    controller: Controller,
+    run: Path,
+    settings: RenderSettings,
+    timeout: float = DEFAULT_BRAIN_TIMEOUT,
+    on_row: Callable[[ScoreRow], None] | None = None,
+) -> list[ScoreRow]:
+    """Every scene with one brain, in process; resumes where an earlier run stopped."""
+    from reacthuman.sim.episode import Simulator
+
+    simulator = Simulator()
+    results = ResultsStore(run / "results.sqlite")
+    deciding = BrainRunner(run / "responses.sqlite")
+    rows: list[ScoreRow] = []
+    try:
+        done = finished(results, brain.name)
+        for spec in specs:
+            if spec.scene_id in done:
+                continue
+            played = play(simulator, spec, settings)
+            try:
+                folder = episode_folder(run, brain.name, spec.scene_id)
+                write_observation(folder, played.observation, played.frames)
+                if brain_sees_truth(brain):
+                    (folder / "ground_truth.json").write_text(played.truth.to_json())
+                decision = deciding.decide(brain, played.observation, folder, timeout)
+                write_decision(folder, decision)
+                outcome = execute_decision(played, decision, controller)
+                (folder / "outcome.json").write_text(outcome.model_dump_json(indent=2) + "\n")
+            finally:
+                simulator.destroy(played.episode)
+            row = score_row(decision, played.truth, spec, outcome)
+            results.put(row)
+            rows.append(row)
+            if on_row is not None:
+                on_row(row)
+    finally:
+        results.close()
+        deciding.close()
+    return rows
+
+
+def bench_scenes(source: str | Path | None = None, limit: int | None = None) -> list[SceneSpec]:
+    """The scenes of a bench run: a set folder, or the embedded default (``None`` or
+    ``"default"``): the first scene of every family's schedule, 17 scenes."""
+    from reacthuman.scenes.sets import generate_set, read_set
+
+    if source is None or str(source) == "default":
+        _manifest, scenes = generate_set(per_family=1)
+    else:
+        _manifest, scenes = read_set(source)
+    specs = [scene.spec for scene in scenes]
+    return specs if limit is None else specs[:limit]

@@ -1,0 +1,69 @@
+"""Execute a plan from the freeze: the spine's commands in lock-step with the physics.
+
+The simulation resumes from the episode's freeze state and advances one control tick at a
+time: it hands the body's joint state to ``command_for`` and does not step past the tick
+until that returns the tick's command. ``command_for`` is the controller itself on the direct
+path and a round trip to the spine node in the ROS graph, so both give the same execution
+whatever the machine's speed. 240 Hz physics and 50 Hz control do not divide: tick k covers
+physics steps round(4.8 k) .. round(4.8 (k + 1)), alternately 5 and 4 steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from reacthuman.sim.episode import Episode
+from reacthuman.sim.settings import DT
+from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, JointState, tick_time, ticks_in
+from reacthuman.spine.outcome import ExecutionOutcome, OutcomeJudge
+
+STEPS_PER_TICK = CONTROL_PERIOD / DT  # 4.8
+
+
+class LockStepError(RuntimeError):
+    """The spine answered a tick with a command for another tick."""
+
+
+def steps_of_tick(tick: int) -> int:
+    return round((tick + 1) * STEPS_PER_TICK) - round(tick * STEPS_PER_TICK)
+
+
+def execution_duration(episode: Episode) -> float:
+    """From the freeze to the ground-truth horizon."""
+    return episode.spec.timing.horizon - episode.settings.window
+
+
+def kinematic_readback(command: JointCommand) -> JointState:
+    """A body that tracks perfectly (the kinematic stand-in): the next state is the command."""
+    after = command.tick + 1
+    return JointState(after, tick_time(after), command.names, command.positions)
+
+
+def execute(
+    episode: Episode,
+    initial: JointState,
+    command_for: Callable[[JointState], JointCommand],
+    judge: OutcomeJudge,
+    on_tick: Callable[[JointCommand, float], None] | None = None,
+) -> ExecutionOutcome:
+    """Run the execution to the horizon and judge it; leaves the scene at the horizon."""
+    episode.scene.reset(episode.freeze_state)
+    state = initial
+    step = 0
+    previous = episode.hazard_point()
+    for tick in range(ticks_in(execution_duration(episode))):
+        command = command_for(state)
+        if command.tick != state.tick:
+            raise LockStepError(f"tick {state.tick} was answered with a command for {command.tick}")
+        for _ in range(steps_of_tick(tick)):
+            episode.scene.step()
+            step += 1
+            point = episode.hazard_point()
+            velocity = tuple((point[i] - previous[i]) / DT for i in range(3))
+            previous = point
+            judge.observe(step * DT, point, velocity, episode.hazard_on_floor(), command)  # type: ignore[arg-type]
+        judge.ticks += 1
+        if on_tick is not None:
+            on_tick(command, step * DT)
+        state = kinematic_readback(command)
+    return judge.outcome()

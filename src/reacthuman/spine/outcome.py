@@ -1,0 +1,148 @@
+"""How an execution ended, judged from the simulation after the resume.
+
+* ``caught``: a hand touched the object before it touched the floor or the body;
+* ``struck``: the object touched the body outside the hands first, with an impulse of at
+  least ``STRIKE_IMPULSE`` (a lighter touch is not a strike);
+* ``clear``: neither (the object lands elsewhere or never comes near);
+* ``fell``: the robot's base came down below ``FALL_HEIGHT`` (a real body only).
+
+With the kinematic stand-in there are no physical contacts: a "contact" is the object's
+hazard point coming within the object's contact radius of a hand sphere or of the body's
+cylinder, and its impulse is the object's mass times its speed then. The G1 body replaces
+these by measured contacts and contact impulses without changing this model.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from reacthuman.scenes.geometry import Vec3
+from reacthuman.scenes.spec import SceneObject
+from reacthuman.spine.command import JointCommand
+
+HAND_RADIUS = 0.06  # m, a hand as a sphere
+BODY_RADIUS = 0.2  # m, the torso and legs as a vertical cylinder about the base
+BODY_HEIGHT = 1.32  # m, the G1 standing
+CROUCH_DEPTH = 0.4  # share of the height a full knee bend takes off
+MAX_CONTACT_RADIUS = 0.25  # m: long objects (doors, ladders) are judged at their hazard point
+STRIKE_IMPULSE = 0.3  # N s
+FALL_HEIGHT = 0.45  # m, base height below which the robot has fallen
+
+
+class Result(StrEnum):
+    caught = "caught"
+    struck = "struck"
+    clear = "clear"
+    fell = "fell"
+
+
+class Contact(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    t: float  # s after the freeze
+    part: str  # "left_hand", "right_hand" or "body"
+    speed: float  # m/s of the object then
+    impulse: float  # N s
+
+
+class ExecutionOutcome(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    scene_id: str
+    brain: str
+    controller: str
+    result: Result
+    first_contact: Contact | None
+    floor_time: float | None  # s after the freeze of the object's first floor contact
+    fall_time: float | None
+    min_hand_distance: float  # m between the hazard point and the nearer hand sphere
+    min_body_distance: float  # m between the hazard point and the body cylinder
+    ticks: int
+    duration: float  # s executed
+
+
+def contact_radius(obj: SceneObject) -> float:
+    return min(0.5 * max(obj.shape.size), MAX_CONTACT_RADIUS)
+
+
+def _cylinder_distance(point: Vec3, base: tuple[float, float], height: float) -> float:
+    radial = max(math.hypot(point[0] - base[0], point[1] - base[1]) - BODY_RADIUS, 0.0)
+    vertical = max(point[2] - height, -point[2], 0.0)
+    return math.hypot(radial, vertical)
+
+
+class OutcomeJudge:
+    """Accumulates one execution, physics step by physics step, then names its result."""
+
+    def __init__(self, obj: SceneObject, scene_id: str, brain: str, controller: str) -> None:
+        self.obj = obj
+        self.radius = contact_radius(obj)
+        self.scene_id, self.brain, self.controller = scene_id, brain, controller
+        self.first_contact: Contact | None = None
+        self.floor_time: float | None = None
+        self.fall_time: float | None = None
+        self.min_hand = math.inf
+        self.min_body = math.inf
+        self.ticks = 0
+        self.t = 0.0
+
+    def observe(
+        self,
+        t: float,
+        point: Vec3,
+        velocity: Vec3,
+        on_floor: bool,
+        command: JointCommand,
+        base_height: float | None = None,
+    ) -> None:
+        self.t = t
+        if on_floor and self.floor_time is None:
+            self.floor_time = t
+        if base_height is not None and base_height < FALL_HEIGHT and self.fall_time is None:
+            self.fall_time = t
+        bend = command.position("knee_bend")
+        height = BODY_HEIGHT * (1.0 - CROUCH_DEPTH * bend)
+        base = (command.position("base_x"), command.position("base_y"))
+        distances = {
+            side: math.dist(point, tuple(command.position(f"{side}_{a}") for a in "xyz"))
+            - HAND_RADIUS
+            for side in ("left_hand", "right_hand")
+        }
+        body = _cylinder_distance(point, base, height)
+        self.min_hand = min(self.min_hand, *(max(d, 0.0) for d in distances.values()))
+        self.min_body = min(self.min_body, body)
+        if self.first_contact is not None:
+            return
+        speed = math.sqrt(sum(v * v for v in velocity))
+        impulse = self.obj.mass_kg * speed
+        hand = min(distances, key=distances.__getitem__)
+        if distances[hand] <= self.radius and self.floor_time is None:
+            self.first_contact = Contact(t=t, part=hand, speed=speed, impulse=impulse)
+        elif body <= self.radius and impulse >= STRIKE_IMPULSE:
+            self.first_contact = Contact(t=t, part="body", speed=speed, impulse=impulse)
+
+    def outcome(self) -> ExecutionOutcome:
+        if self.fall_time is not None:
+            result = Result.fell
+        elif self.first_contact is None:
+            result = Result.clear
+        elif self.first_contact.part == "body":
+            result = Result.struck
+        else:
+            result = Result.caught
+        return ExecutionOutcome(
+            scene_id=self.scene_id,
+            brain=self.brain,
+            controller=self.controller,
+            result=result,
+            first_contact=self.first_contact,
+            floor_time=self.floor_time,
+            fall_time=self.fall_time,
+            min_hand_distance=self.min_hand if math.isfinite(self.min_hand) else 0.0,
+            min_body_distance=self.min_body if math.isfinite(self.min_body) else 0.0,
+            ticks=self.ticks,
+            duration=self.t,
+        )

@@ -1,0 +1,192 @@
+"""The ROS 2 node graph: separate processes over real DDS on loopback, bags, faults."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+pytestmark = [pytest.mark.genesis, pytest.mark.slow]
+
+SCENES = 3
+NODE_PROCESSES = ("brain_node", "spine_node", "scorer_node", "recorder_node")
+
+
+def graph_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        ROS_DOMAIN_ID=str(random.randint(102, 160) - 60),
+        ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST",
+        AMENT_PREFIX_PATH=sys.prefix,
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def start(node: str, run: Path, env: dict[str, str], *params: str) -> subprocess.Popen:
+    args = ["-p", f"run_dir:={run}", "-p", "brain:=oracle", *params]
+    return subprocess.Popen(
+        [sys.executable, "-m", f"reacthuman.ros.{node}", "--ros-args", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def rows(path: Path) -> dict[str, str]:
+    with sqlite3.connect(path) as db:
+        return dict(db.execute("SELECT scene_id, row FROM scores").fetchall())
+
+
+@pytest.fixture(scope="module")
+def graph_run(tmp_path_factory):
+    """Three oracle episodes through five processes, and the same scenes on the direct path."""
+    root = tmp_path_factory.mktemp("graph")
+    env = graph_env()
+    helpers = [start(node, root / "graph", env) for node in NODE_PROCESSES]
+    try:
+        sim = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "reacthuman.ros.sim_node",
+                "--ros-args",
+                "-p",
+                f"run_dir:={root / 'graph'}",
+                "-p",
+                "brain:=oracle",
+                "-p",
+                f"limit:={SCENES}",
+                "-p",
+                "width:=320",
+                "-p",
+                "height:=180",
+                "-p",
+                "discovery_timeout:=60.0",
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    finally:
+        for process in helpers:
+            process.send_signal(signal.SIGINT)
+        logs = {}
+        for node, process in zip(NODE_PROCESSES, helpers, strict=True):
+            try:
+                logs[node] = process.communicate(timeout=30)[0]
+            except subprocess.TimeoutExpired:
+                process.kill()
+                logs[node] = process.communicate()[0]
+    direct = run_cli(
+        "bench",
+        "--direct",
+        "--brain",
+        "oracle",
+        "--limit",
+        str(SCENES),
+        "--resolution",
+        "320x180",
+        "--out",
+        str(root / "direct"),
+    )
+    return root, sim, helpers, logs, direct
+
+
+def test_four_nodes_as_processes_score_like_the_direct_path(graph_run):
+    root, sim, helpers, logs, direct = graph_run
+    assert sim.returncode == 0, sim.stderr[-3000:] + sim.stdout[-3000:]
+    assert all(p.returncode == 0 for p in helpers), logs
+    assert direct.returncode == 0, direct.stderr[-3000:]
+    live, offline = (
+        rows(root / "graph" / "results.sqlite"),
+        rows(root / "direct" / "results.sqlite"),
+    )
+    assert len(live) == SCENES
+    assert live == offline  # byte-equal score rows, execution outcome included
+    assert '"outcome":' in next(iter(live.values()))
+
+
+def test_bags_replay_to_the_live_scores(graph_run):
+    root = graph_run[0]
+    bags = sorted((root / "graph" / "bags").glob("oracle/*/*/metadata.yaml"))
+    assert len(bags) == SCENES
+    assert not list((root / "graph" / "bags").glob("**/*.partial"))
+    replay = run_cli("replay", "--topics", *(str(b.parent) for b in bags))
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert replay.stdout.count("same as the live score") == SCENES
+
+    from reacthuman.ros.bag import read_episode
+
+    episode = read_episode(bags[0].parent)
+    for topic in (
+        "/clock",
+        "/tf",
+        "/joint_states",
+        "/reacthuman/markers",
+        "/reacthuman/camera/egocentric/image_raw",
+        "/reacthuman/camera/overhead/camera_info",
+        "/reacthuman/spine/joint_command",
+        "/reacthuman/plan",
+        "/reacthuman/outcome",
+        "/reacthuman/score",
+    ):
+        assert episode.topics.get(topic, 0) > 0, topic
+    assert episode.topics["/reacthuman/camera/egocentric/image_raw"] == 5
+    assert episode.topics["/reacthuman/spine/joint_command"] == episode.execute.ticks
+
+
+def test_markers_and_transforms_read_back_from_a_bag(graph_run):
+    from rosbags.rosbag2 import Reader
+    from rosbags.typesys import Stores, get_typestore
+
+    root = graph_run[0]
+    bag = sorted((root / "graph" / "bags").glob("oracle/*/*/metadata.yaml"))[0].parent
+    store = get_typestore(Stores.ROS2_KILTED)
+    frames, namespaces = set(), set()
+    with Reader(bag) as reader:
+        for connection, _ns, raw in reader.messages():
+            if connection.topic == "/tf":
+                msg = store.deserialize_cdr(raw, connection.msgtype)
+                frames |= {(t.header.frame_id, t.child_frame_id) for t in msg.transforms}
+            if connection.topic == "/reacthuman/markers":
+                msg = store.deserialize_cdr(raw, connection.msgtype)
+                namespaces |= {m.ns for m in msg.markers if m.ns}
+    assert ("world", "base_link") in frames
+    assert ("base_link", "left_hand") in frames
+    assert ("world", "egocentric_camera_optical") in frames
+    assert {"trajectory", "left_hand_plan", "right_hand_plan", "robot"} <= namespaces
+
+
+def test_a_missing_node_is_named_within_seconds(tmp_path):
+    env = graph_env()
+    started = time.monotonic()
+    sim = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reacthuman.ros.sim_node",
+            "--ros-args",
+            "-p",
+            f"run_dir:={tmp_path}",
+            "-p",
+            "discovery_timeout:=2.0",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert sim.returncode == 1
+    assert "brain_node, spine_node, scorer_node not found" in sim.stderr + sim.stdout
+    assert time.monotonic() - started < 60

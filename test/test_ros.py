@@ -1,0 +1,160 @@
+"""The node graph's pieces without a simulator: conversions, parameters, isolation, launch."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reacthuman.ros import contract, convert
+from reacthuman.ros.graph import NODES, PARAMETERS_FILE, isolate, node_parameters
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_images_and_stamps_survive_conversion_bit_for_bit():
+    from rclpy.serialization import serialize_message
+
+    from reacthuman.ros.recorder_node import stamp_of
+
+    pixels = np.random.default_rng(0).integers(0, 255, (36, 64, 3), dtype=np.uint8)
+    msg = convert.image(pixels, 12_345_678_901, "egocentric_camera_optical")
+    assert np.array_equal(convert.image_array(msg), pixels)
+    assert convert.ns_of(msg.header.stamp) == 12_345_678_901
+    assert stamp_of(serialize_message(msg)) == 12_345_678_901
+    with pytest.raises(convert.MessageError, match="HxWx3 uint8"):
+        convert.image(pixels.astype(np.float32), 0, "x")
+
+
+def test_a_malformed_json_message_names_topic_and_field():
+    from std_msgs.msg import String
+
+    with pytest.raises(convert.MessageError, match=r"/reacthuman/plan: not a valid PlanMessage"):
+        convert.from_string(contract.PlanMessage, String(data='{"run_id": "r"}'), contract.PLAN)
+
+
+def test_optical_frames_look_along_the_camera():
+    from reacthuman.observation import CameraInfo
+
+    info = CameraInfo(
+        name="overhead", width=64, height=36, fov_deg=60, fx=1, fy=1, cx=32, cy=18,
+        pos=(0.0, 0.0, 3.0), lookat=(1.0, 0.0, 3.0), up=(0.0, 0.0, 1.0),
+    )  # fmt: skip
+    x, y, z, w = convert.optical_rotation(info)
+    # optical z (forward) must map to world +x: rotate (0, 0, 1) by the quaternion
+    v = np.array([0.0, 0.0, 1.0])
+    q = np.array([x, y, z])
+    forward = v + 2 * np.cross(q, np.cross(q, v) + w * v)
+    assert forward == pytest.approx([1.0, 0.0, 0.0], abs=1e-9)
+
+
+def test_every_node_reads_the_shared_section_then_its_own(tmp_path):
+    params = node_parameters("sim_node")
+    assert params["scenes"] == "default" and params["brain"] == "oracle"
+    assert "api_key_env" in node_parameters("brain_node")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("sim_node: [1, 2]\n")
+    with pytest.raises(ValueError, match="sim_node"):
+        node_parameters("sim_node", bad)
+
+
+def test_every_declared_parameter_has_a_default_in_the_parameter_file():
+    from reacthuman.ros.base import COMMON_PARAMETERS
+
+    for entry in NODES:
+        declared = {**COMMON_PARAMETERS, **entry.load().PARAMETERS}
+        in_file = node_parameters(entry.name)
+        assert set(in_file) <= set(declared), entry.name
+        for key, value in in_file.items():
+            assert type(value) is type(declared[key]), (entry.name, key)
+
+
+def test_isolation_keeps_what_the_user_set():
+    env = {"ROS_DOMAIN_ID": "7"}
+    chosen = isolate(env)
+    assert env["ROS_DOMAIN_ID"] == "7" and "ROS_DOMAIN_ID" not in chosen
+    assert env["ROS_AUTOMATIC_DISCOVERY_RANGE"] == "LOCALHOST"
+    assert Path(env["FASTDDS_DEFAULT_PROFILES_FILE"]).is_file()
+    other = {}
+    isolate(other)
+    assert 1 <= int(other["ROS_DOMAIN_ID"]) <= 101
+
+
+def test_the_launch_file_starts_the_graphs_node_list_with_its_parameter_file():
+    source = (ROOT / "launch" / "bench.launch.py").read_text()
+    tree = ast.parse(source)
+    imported = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "reacthuman.ros.graph"
+        for alias in node.names
+    }
+    assert {"NODES", "PARAMETERS_FILE"} <= imported
+    assert (ROOT / "config" / PARAMETERS_FILE).is_file()
+    setup = (ROOT / "setup.py").read_text()
+    for entry in NODES:  # every node is an executable the launch file can start
+        assert f'"{entry.name}"' in setup
+
+
+def test_the_launch_file_builds_where_ros2_launch_is_installed():
+    pytest.importorskip("launch")
+    pytest.importorskip("launch_ros")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_launch", ROOT / "launch/bench.launch.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    description = module.generate_launch_description()
+    assert len(description.entities) > len(NODES)
+
+
+def test_the_rviz_config_shows_the_contracts_topics():
+    import yaml
+
+    config = yaml.safe_load((ROOT / "config" / "reacthuman.rviz").read_text())
+    displays = config["Visualization Manager"]["Displays"]
+    topics = {d["Topic"]["Value"] for d in displays if isinstance(d.get("Topic"), dict)}
+    assert topics <= set(contract.TOPIC)
+    assert contract.MARKERS in topics
+    assert {contract.image_topic(v) for v in contract.CameraName} <= topics
+    assert config["Visualization Manager"]["Global Options"]["Fixed Frame"] == contract.WORLD_FRAME
+
+
+class Hangs:
+    name, endpoint = "hangs", None
+
+    def decoding(self):
+        return {}
+
+    async def decide(self, observation, folder):
+        await asyncio.sleep(30)
+
+
+class Crashes(Hangs):
+    name = "crashes"
+
+    async def decide(self, observation, folder):
+        raise RuntimeError("segfault in the vision tower")
+
+
+@pytest.mark.parametrize(
+    ("brain", "reason"),
+    [(Hangs(), "did not answer within 0.2 s"), (Crashes(), "RuntimeError: segfault")],
+)
+def test_a_hanging_or_crashing_brain_is_a_recorded_r1(observed, brain, reason):
+    from reacthuman.observation import Observation
+    from reacthuman.runner import BrainRunner
+
+    folder = sorted(observed.glob("*/*/observation.json"))[0].parent
+    runner = BrainRunner(None)
+    try:
+        decision = runner.decide(
+            brain, Observation.load(folder / "observation.json"), folder, timeout=0.2
+        )
+    finally:
+        runner.close()
+    assert decision.plan is None
+    assert reason in decision.r1_reason
