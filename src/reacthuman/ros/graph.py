@@ -113,7 +113,7 @@ def run_node_process(cls: type, args: list[str] | None = None) -> None:
     spinner = threading.Thread(target=executor.spin, daemon=True)
     try:
         if hasattr(node, "run"):
-            spinner.start()
+            node.executor = executor  # spun by run() itself while it waits
             result = node.run()
             status = 1 if result.state == "failed" else 0
         else:
@@ -171,11 +171,14 @@ def compose(
                 nodes[entry.name] = cls(params, brain=brain, context=context)
             else:
                 nodes[entry.name] = cls(params, context=context)
-            # One executor and thread per node, as if they were processes: the lock-step's
-            # round trip never queues behind the recorder's or the brain's callbacks.
+            # One executor per node, as if it were a process; the simulator's is spun by the
+            # thread that runs the episodes while it waits, every other one by its own thread.
             executor = make_executor(context)
             executor.add_node(nodes[entry.name])
             executors.append(executor)
+            if entry.name == "sim_node":
+                nodes[entry.name].executor = executor
+                continue
             spinner = threading.Thread(target=executor.spin, daemon=True)
             spinner.start()
             spinners.append(spinner)

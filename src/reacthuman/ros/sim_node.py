@@ -7,6 +7,7 @@ command and for the score with deadlines, and names the node that did not answer
 
 from __future__ import annotations
 
+import json
 import math
 import time
 import uuid
@@ -97,6 +98,11 @@ class SimNode(ReactNode):
         self.create_service(Trigger, c.STOP_SERVICE, self._on_stop)
         self.description_pub.publish(String(data=STANDIN_URDF))
         self.episodes_done = 0
+        # The executor that serves this node, spun by the thread that runs the episodes
+        # while it waits (no hand-over between threads on the lock-step's critical path);
+        # None when something else spins the node.
+        self.executor: Any = None
+        self._episode_started = 0.0
         self.timings: list[dict[str, float | str]] = []  # wall seconds per episode and phase
         self.on_row: Callable[[ScoreRow], None] | None = None  # progress, when composed
 
@@ -127,6 +133,20 @@ class SimNode(ReactNode):
         response.success = True
         response.message = "stopping after the current episode"
         return response
+
+    def await_mail(self, key: tuple[str, int], timeout: float) -> Any:
+        """The message for ``key``, spinning this node's executor meanwhile; None at timeout."""
+        if self.executor is None:
+            return self.mail.take(key, timeout)
+        deadline = time.monotonic() + timeout
+        while True:
+            found = self.mail.take(key, 0.0)
+            if found is not None:
+                return found
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self.executor.spin_once(timeout_sec=min(left, 0.05))
 
     # -- helpers ------------------------------------------------------------------------
     def status(self, state: str, reason: str | None = None) -> c.RunStatus:
@@ -164,7 +184,10 @@ class SimNode(ReactNode):
                     f"{self.param('discovery_timeout'):g} s (same ROS_DOMAIN_ID and "
                     "ROS_AUTOMATIC_DISCOVERY_RANGE in every process?)"
                 )
-            time.sleep(0.05)
+            if self.executor is not None:
+                self.executor.spin_once(timeout_sec=0.05)
+            else:
+                time.sleep(0.05)
 
     def publish_body(self, state: CoreJointState, ns: int, transforms: bool = True) -> None:
         self.joint_pub.publish(convert.joint_state_msg(state.names, state.positions, ns))
@@ -212,7 +235,7 @@ class SimNode(ReactNode):
                 return self.status("stopped", "stop requested")
             if spec.scene_id in done:
                 continue
-            started = time.perf_counter()
+            started = self._episode_started = time.perf_counter()
             played = play(simulator, spec, settings)
             self.timings.append({"scene_id": spec.scene_id, "play": time.perf_counter() - started})
             try:
@@ -268,7 +291,7 @@ class SimNode(ReactNode):
         )
         timeout = float(self.param("brain_timeout")) + 5.0
         deciding = time.perf_counter()
-        decision = self.mail.take(("plan", episode), timeout)
+        decision = self.await_mail(("plan", episode), timeout)
         self.timings[-1]["publish_and_decide"] = time.perf_counter() - deciding
         if decision is None:
             decision = Decision(
@@ -299,7 +322,7 @@ class SimNode(ReactNode):
             if slow:
                 self.clock_pub.publish(convert.clock(ns))
             self.publish_body(state, ns, transforms=slow)
-            msg = self.mail.take(("command", ns), command_timeout)
+            msg = self.await_mail(("command", ns), command_timeout)
             if msg is None:
                 raise NodeMissing(
                     f"{c.SPINE_NODE} did not answer control tick {state.tick} of "
@@ -316,12 +339,15 @@ class SimNode(ReactNode):
         self.outcome_pub.publish(convert.to_string(c.OutcomeMessage(**envelope, outcome=outcome)))
         score_timeout = float(self.param("score_timeout"))
         scoring = time.perf_counter()
-        row = self.mail.take(("score", episode), score_timeout)
+        row = self.await_mail(("score", episode), score_timeout)
         self.timings[-1]["score_wait"] = time.perf_counter() - scoring
         if row is None:
             raise NodeMissing(
                 f"{c.SCORER_NODE} did not score {spec.scene_id} within {score_timeout:g} s"
             )
+        self.timings[-1]["total"] = time.perf_counter() - self._episode_started
+        with (Path(self.param("run_dir")) / "timings.jsonl").open("a") as log:
+            log.write(json.dumps(self.timings[-1]) + "\n")
         if self.on_row is not None:
             self.on_row(row)
         return end_ns + convert.NS  # a second of clock between episodes
