@@ -21,8 +21,9 @@ from launch.actions import (
 from launch.conditions import IfCondition
 from launch.event_handlers import OnProcessExit
 from launch.events import Shutdown
-from launch.substitutions import LaunchConfiguration, PythonExpression
+from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
+from launch_ros.parameter_descriptions import ParameterValue
 
 from reacthuman.ros.graph import FASTDDS_PROFILE, NODES, PARAMETERS_FILE
 
@@ -51,7 +52,11 @@ def generate_launch_description() -> LaunchDescription:
         DeclareLaunchArgument("rviz", default_value="false", description="start rviz2"),
         DeclareLaunchArgument("params", default_value=params_file, description="parameter file"),
     ]
-    overrides = {param: LaunchConfiguration(name) for name, (param, _d, _k) in ARGUMENTS.items()}
+    # Typed, so that an empty base_url stays a string and limit:=5 an integer.
+    overrides = {
+        param: ParameterValue(LaunchConfiguration(name), value_type=kind)
+        for name, (param, _default, kind) in ARGUMENTS.items()
+    }
     actions = [
         SetEnvironmentVariable("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST"),
         SetEnvironmentVariable(
@@ -73,7 +78,7 @@ def generate_launch_description() -> LaunchDescription:
         executable="rviz2",
         arguments=["-d", os.path.join(share, "config", "reacthuman.rviz")],
         parameters=[{"use_sim_time": True}],
-        condition=IfCondition(PythonExpression(["'", LaunchConfiguration("rviz"), "' == 'true'"])),
+        condition=IfCondition(LaunchConfiguration("rviz")),
     )
     end = RegisterEventHandler(
         OnProcessExit(target_action=nodes["sim_node"], on_exit=[EmitEvent(event=Shutdown())])

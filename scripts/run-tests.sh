@@ -5,6 +5,6 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/setup.sh
-.venv/bin/ruff check src test benchmarks
-.venv/bin/ruff format --check src test benchmarks
+.venv/bin/ruff check src test benchmarks launch
+.venv/bin/ruff format --check src test benchmarks launch
 .venv/bin/python -m pytest "$@"

@@ -190,3 +190,108 @@ def test_a_missing_node_is_named_within_seconds(tmp_path):
     assert sim.returncode == 1
     assert "brain_node, spine_node, scorer_node not found" in sim.stderr + sim.stdout
     assert time.monotonic() - started < 60
+
+
+CRASHING_BRAIN = """
+from reacthuman.ros.graph import compose
+
+class Crashes:
+    name, endpoint = "crashes", None
+
+    def decoding(self):
+        return {}
+
+    async def decide(self, observation, folder):
+        raise RuntimeError("the vision tower fell over")
+
+params = {"run_dir": RUN, "brain": "crashes", "limit": 2, "width": 320, "height": 180}
+result = compose(params, record=False, brain=Crashes())
+print("STATE", result.status.state, result.status.episodes)
+"""
+
+
+def test_a_crashing_brain_is_a_recorded_r1_and_the_run_goes_on(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", f"RUN = {str(tmp_path)!r}\n" + CRASHING_BRAIN],
+        env=graph_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert "STATE done 2" in done.stdout, done.stderr[-3000:]
+    scored = rows(tmp_path / "results.sqlite")
+    assert len(scored) == 2
+    for row in scored.values():
+        assert '"action":null' in row and "the vision tower fell over" in row
+        assert '"primary_rule":"R1"' in row
+
+
+def test_ctrl_c_keeps_finished_episodes_and_the_rerun_resumes(tmp_path):
+    command = [sys.executable, "-m", "reacthuman", "bench", "--brain", "oracle", "--limit", "3"]
+    command += ["--resolution", "320x180", "--out", str(tmp_path)]
+    bench = subprocess.Popen(
+        command, env=graph_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    timings = tmp_path / "timings.jsonl"
+    deadline = time.monotonic() + 300
+    while not (timings.exists() and timings.read_text().count("\n") >= 1):
+        assert bench.poll() is None and time.monotonic() < deadline, bench.communicate()[0]
+        time.sleep(0.2)
+    bench.send_signal(signal.SIGINT)
+    output = bench.communicate(timeout=120)[0]
+    assert bench.returncode == 130, output[-3000:]
+    finished = rows(tmp_path / "results.sqlite")
+    assert 1 <= len(finished) < 3
+    bags = list((tmp_path / "bags").glob("oracle/*/*/metadata.yaml"))
+    assert len(bags) == len(finished)
+    assert not list((tmp_path / "bags").glob("**/*.partial"))
+
+    again = run_cli(*command[3:])
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert len(rows(tmp_path / "results.sqlite")) == 3
+    played = [line for line in timings.read_text().splitlines() if line]
+    assert len(played) == 3  # the finished episodes were not played again
+    assert len(list((tmp_path / "bags").glob("oracle/*/*/metadata.yaml"))) == 3
+
+
+def test_a_model_behind_a_loopback_endpoint_decides_through_the_graph(tmp_path, server):
+    import json
+
+    from loopback import GOOD
+
+    key = "fake-test-credential-graph-0123456789"  # not a real key
+    server.default = ("reply", json.dumps(GOOD))
+    env = {**graph_env(), "OPENROUTER_API_KEY": key}
+    done = subprocess.run(
+        [sys.executable, "-m", "reacthuman", "bench", "--model", "fake/model", "--base-url",
+         server.url, "--limit", "2", "--resolution", "320x180", "--out", str(tmp_path)],
+        env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert len(server.requests) == 2
+    scored = rows(tmp_path / "results.sqlite")
+    assert len(scored) == 2 and all('"brain":"fake/model"' in r for r in scored.values())
+    assert len(list((tmp_path / "bags").glob("fake_model/*/*/metadata.yaml"))) == 2
+    for path in tmp_path.rglob("*"):  # the key reaches no bag, store, log or report
+        if path.is_file():
+            assert key.encode() not in path.read_bytes(), path
+    assert key not in done.stdout + done.stderr
+
+
+def test_only_the_oracle_brain_node_subscribes_to_ground_truth(tmp_path):
+    import rclpy
+
+    from reacthuman.ros import contract
+    from reacthuman.ros.brain_node import BrainNode
+
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    try:
+        for brain, expected in (("heuristic", False), ("always-dodge", False), ("oracle", True)):
+            node = BrainNode({"brain": brain, "run_dir": str(tmp_path)}, context=context)
+            topics = {s.topic_name for s in node.subscriptions}
+            assert (contract.GROUND_TRUTH in topics) is expected, brain
+            assert contract.image_topic(contract.CameraName.egocentric) in topics
+            node.destroy_node()
+    finally:
+        rclpy.shutdown(context=context)

@@ -158,3 +158,10 @@ def test_a_hanging_or_crashing_brain_is_a_recorded_r1(observed, brain, reason):
         runner.close()
     assert decision.plan is None
     assert reason in decision.r1_reason
+
+
+def test_the_readme_documents_every_topic_and_the_service():
+    readme = (ROOT / "README.md").read_text()
+    for topic in contract.TOPICS:
+        assert f"`{topic.name}`" in readme, topic.name
+    assert contract.STOP_SERVICE in readme
