@@ -87,6 +87,9 @@ def report(name: str, episodes: list[dict[str, float]], base: list[dict[str, flo
     total = statistics.median(e["total"] for e in episodes)
     execution = statistics.median(e["execute"] for e in episodes)
     line = f"{name:<22} {total:.3f} s per episode, execution {execution:.3f} s"
+    if "command_wait" in episodes[0]:
+        waits = statistics.median(e["command_wait"] for e in episodes)
+        line += f" (waiting for commands {waits:.3f} s)"
     if episodes is not base:
         b_total = statistics.median(e["total"] for e in base)
         b_exec = statistics.median(e["execute"] for e in base)

@@ -79,6 +79,7 @@ def graph_run(tmp_path_factory):
             timeout=600,
         )
     finally:
+        time.sleep(1.0)  # as a launch shutdown would: the last score reaches the recorder
         for process in helpers:
             process.send_signal(signal.SIGINT)
         logs = {}

@@ -22,6 +22,7 @@ class ReactNode(Node):
 
     PARAMETERS: dict[str, Any] = {}
     SIM_TIME = True
+    PARAMETER_SERVICES = True  # `ros2 param` on the node (six services in every wait set)
 
     def __init__(
         self, name: str, overrides: dict[str, Any] | None = None, context: Any = None
@@ -32,6 +33,7 @@ class ReactNode(Node):
             name,
             parameter_overrides=[Parameter(k, value=v) for k, v in overrides.items()],
             automatically_declare_parameters_from_overrides=False,
+            start_parameter_services=self.PARAMETER_SERVICES,
             context=context,
         )
         for key, default in {**COMMON_PARAMETERS, **self.PARAMETERS}.items():

@@ -23,6 +23,7 @@ import yaml
 from reacthuman.assets import config_file
 
 PARAMETERS_FILE = "bench.yaml"
+EPISODE_THREAD = ("sim_node", "spine_node", "recorder_node")  # composed: spun by the sim
 FASTDDS_PROFILE = "fastdds.xml"
 DOMAIN_IDS = (1, 101)  # Fast DDS maps domain ids above ~101 to ports beyond 65535
 
@@ -158,6 +159,7 @@ def compose(
     nodes: dict[str, Any] = {}
     executors: list[Any] = []
     spinners: list[threading.Thread] = []
+    lockstep: Any = None
     status = None
     try:
         for entry in NODES:
@@ -171,18 +173,24 @@ def compose(
                 nodes[entry.name] = cls(params, brain=brain, context=context)
             else:
                 nodes[entry.name] = cls(params, context=context)
-            # One executor per node, as if it were a process; the simulator's is spun by the
-            # thread that runs the episodes while it waits, every other one by its own thread.
+            # The nodes busy at every control tick (simulator, spine, recorder) share one
+            # executor, spun by the thread that runs the episodes while it waits: their
+            # callbacks run in the time the simulator waits anyway instead of competing for
+            # the GIL with the physics. The brain and the scorer get a thread each.
+            if entry.name in EPISODE_THREAD:
+                if lockstep is None:
+                    lockstep = make_executor(context)
+                    executors.append(lockstep)
+                lockstep.add_node(nodes[entry.name])
+                continue
             executor = make_executor(context)
             executor.add_node(nodes[entry.name])
             executors.append(executor)
-            if entry.name == "sim_node":
-                nodes[entry.name].executor = executor
-                continue
             spinner = threading.Thread(target=executor.spin, daemon=True)
             spinner.start()
             spinners.append(spinner)
         sim = nodes["sim_node"]
+        sim.executor = lockstep
         sim.on_row = on_row
         previous = signal.getsignal(signal.SIGINT)
         try:
@@ -191,6 +199,7 @@ def compose(
             status = sim.status("stopped", "interrupted (Ctrl-C)")
         finally:
             signal.signal(signal.SIGINT, previous)
+        drain(lockstep)  # the recorder's last score and the run status
     finally:
         for executor in executors:
             executor.shutdown()
@@ -206,6 +215,16 @@ def compose(
         domain_id=os.environ.get("ROS_DOMAIN_ID", ""),
         timings=list(nodes["sim_node"].timings) if "sim_node" in nodes else [],
     )
+
+
+def drain(executor: Any, seconds: float = 0.5) -> None:
+    """Serve what is still pending on ``executor`` for ``seconds`` (the last messages of a
+    run: the recorder's final score and the run status)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        executor.spin_once(timeout_sec=0.05)
 
 
 def _common() -> dict[str, Any]:

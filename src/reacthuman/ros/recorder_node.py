@@ -59,6 +59,8 @@ def stamp_of(raw: bytes) -> int:
 
 
 class RecorderNode(ReactNode):
+    PARAMETER_SERVICES = False  # its executor is the simulator's: keep the wait set small
+
     def __init__(self, overrides: dict[str, Any] | None = None, context: Any = None) -> None:
         super().__init__(c.RECORDER_NODE, overrides, context)
         self.lock = threading.Lock()
@@ -69,6 +71,7 @@ class RecorderNode(ReactNode):
         self.early: list[tuple[str, bytes, int]] = []  # stamped before their scene arrived
         self.written: list[Path] = []
         self.description: bytes | None = None
+        self.run_over = False
         for topic in RECORDED:
             self.create_subscription(
                 _message_class(topic.type),
@@ -113,6 +116,8 @@ class RecorderNode(ReactNode):
             bag = self.bags.get(episode) if episode is not None else None
             if bag is not None:
                 bag.write(topic, raw, received)
+                if topic == c.SCORE and self.run_over:
+                    self._finish(episode)
 
     def _open(self, raw: bytes) -> None:
         scene = c.SceneMessage.model_validate_json(deserialize_message(raw, String).data)
@@ -142,7 +147,10 @@ class RecorderNode(ReactNode):
         status = c.RunStatus.model_validate_json(msg.data)
         if status.state != "running":
             with self.lock:
-                for episode in list(self.bags):
+                self.run_over = True
+                # The last score may still be on its way (another node publishes it): an
+                # unscored bag waits for it, or is dropped when the node shuts down.
+                for episode in [e for e in self.bags if e in self.scored]:
                     self._finish(episode)
 
     def _finish(self, episode: int) -> None:

@@ -315,14 +315,17 @@ class SimNode(ReactNode):
             )
         )
         command_timeout = float(self.param("command_timeout"))
+        timing = self.timings[-1]
 
         def command_for(state: CoreJointState) -> JointCommand:
             ns = freeze_ns + convert.seconds_to_ns(state.tick * CONTROL_PERIOD)
+            asked = time.perf_counter()
             slow = state.tick % SLOW_EVERY == 0
             if slow:
                 self.clock_pub.publish(convert.clock(ns))
             self.publish_body(state, ns, transforms=slow)
             msg = self.await_mail(("command", ns), command_timeout)
+            timing["command_wait"] = timing.get("command_wait", 0.0) + time.perf_counter() - asked
             if msg is None:
                 raise NodeMissing(
                     f"{c.SPINE_NODE} did not answer control tick {state.tick} of "
