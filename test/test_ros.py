@@ -165,3 +165,27 @@ def test_the_readme_documents_every_topic_and_the_service():
     for topic in contract.TOPICS:
         assert f"`{topic.name}`" in readme, topic.name
     assert contract.STOP_SERVICE in readme
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ("bench", "--brain", "nonsense"),
+            "--brain: unknown brain 'nonsense' (known: always-dodge",
+        ),
+        (
+            ("bench", "--resolution", "100x100"),
+            "--resolution: Value error, resolution must be 16:9",
+        ),
+        (("bench", "--scenes", "/nonexistent"), "--scenes /nonexistent: /nonexistent: not a scene"),
+        (("bench", "--model", "m"), "--model needs --base-url"),
+        (("replay", "/nonexistent"), "no finished rosbag2 episodes under /nonexistent"),
+    ],
+)
+def test_bench_and_replay_refuse_bad_input_before_any_work(args, message):
+    from conftest import run_cli
+
+    done = run_cli(*args)
+    assert done.returncode == 1
+    assert message in done.stderr

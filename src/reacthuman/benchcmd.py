@@ -8,6 +8,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from pydantic import ValidationError
+
 DEFAULT_BRAINS = ("oracle", "heuristic", "always-dodge")
 
 
@@ -44,6 +46,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     try:
         width, height = parse_resolution(args.resolution)
         RenderSettings(width=width, height=height)  # a bad resolution fails before any work
+    except ValidationError as exc:
+        raise BenchError(f"--resolution: {exc.errors()[0]['msg']}") from None
     except ValueError as exc:
         raise BenchError(f"--resolution: {exc}") from None
     if args.model:
