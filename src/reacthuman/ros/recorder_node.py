@@ -3,9 +3,9 @@
 It subscribes to every topic of the contract with raw (serialized) callbacks and writes the
 bytes as they came, so a bag holds exactly what travelled. Topics do not arrive in order
 relative to each other, so messages are routed to their episode by what they carry: the
-JSON envelopes by their episode number, stamped messages by their sim-time stamp (each
-episode owns the clock from its scene message's ``start_ns`` on), the rest to the newest
-episode. A bag gets its final name once the episode's score was recorded and the clock has
+JSON envelopes by their episode number (kept aside when they come before the scene
+message), stamped messages by their sim-time stamp (each episode owns the clock from its
+scene message's ``start_ns`` on), the rest to the newest episode. A bag gets its final name once the episode's score was recorded and the clock has
 moved into the next episode (or the run ended); an interrupted episode leaves no bag.
 """
 
@@ -72,6 +72,8 @@ class RecorderNode(ReactNode):
         self.written: list[Path] = []
         self.description: bytes | None = None
         self.run_over = False
+        self.opened: set[int] = set()  # episodes whose scene message arrived
+        self.waiting: dict[int, list[tuple[str, bytes, int]]] = {}  # envelopes before that
         for topic in RECORDED:
             self.create_subscription(
                 _message_class(topic.type),
@@ -100,6 +102,9 @@ class RecorderNode(ReactNode):
                 episode: int | None = envelope.episode
                 if topic == c.SCORE:
                     self.scored.add(envelope.episode)
+                if envelope.episode not in self.opened:  # came before its scene message
+                    self.waiting.setdefault(envelope.episode, []).append((topic, raw, received))
+                    return
             elif topic in STAMPED:
                 ns = stamp_of(raw)
                 if topic == c.CLOCK:
@@ -123,8 +128,11 @@ class RecorderNode(ReactNode):
         scene = c.SceneMessage.model_validate_json(deserialize_message(raw, String).data)
         folder = bag_folder(Path(self.param("run_dir")), scene.brain, scene.spec)
         self.bags[scene.episode] = EpisodeBag(folder)
+        self.opened.add(scene.episode)
         if self.description is not None:
             self.bags[scene.episode].write(c.ROBOT_DESCRIPTION, self.description, time.time_ns())
+        for topic, message, received in self.waiting.pop(scene.episode, []):
+            self.bags[scene.episode].write(topic, message, received)
         bisect.insort(self.starts, (scene.start_ns, scene.episode))
         self.ends[scene.episode] = scene.end_ns
         early, self.early = self.early, []
