@@ -5,8 +5,9 @@ bytes as they came, so a bag holds exactly what travelled. Topics do not arrive 
 relative to each other, so messages are routed to their episode by what they carry: the
 JSON envelopes by their episode number (kept aside when they come before the scene
 message), stamped messages by their sim-time stamp (each episode owns the clock from its
-scene message's ``start_ns`` on), the rest to the newest episode. A bag gets its final name once the episode's score was recorded and the clock has
-moved into the next episode (or the run ended); an interrupted episode leaves no bag.
+scene message's ``start_ns`` on), the rest to the newest episode. A bag gets its final name
+once the episode's score was recorded and the clock has moved into the next episode (or the
+run ended); an interrupted episode leaves no bag.
 """
 
 from __future__ import annotations
