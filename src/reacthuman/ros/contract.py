@@ -44,32 +44,23 @@ SIM_NODE, BRAIN_NODE, SPINE_NODE, SCORER_NODE, RECORDER_NODE = (
     "recorder_node",
 )
 
+
 # QoS: everything reliable (a lost plan or command would stall the lock-step); the episode's
 # JSON topics are transient-local so a subscriber that matched late still gets them.
-EVENTS = QoSProfile(
-    history=HistoryPolicy.KEEP_LAST,
-    depth=10,
-    reliability=ReliabilityPolicy.RELIABLE,
-    durability=DurabilityPolicy.TRANSIENT_LOCAL,
-)
-STREAM = QoSProfile(
-    history=HistoryPolicy.KEEP_LAST,
-    depth=50,
-    reliability=ReliabilityPolicy.RELIABLE,
-    durability=DurabilityPolicy.VOLATILE,
-)
-IMAGES = QoSProfile(
-    history=HistoryPolicy.KEEP_LAST,
-    depth=20,
-    reliability=ReliabilityPolicy.RELIABLE,
-    durability=DurabilityPolicy.TRANSIENT_LOCAL,
-)
-LATCHED = QoSProfile(
-    history=HistoryPolicy.KEEP_LAST,
-    depth=1,
-    reliability=ReliabilityPolicy.RELIABLE,
-    durability=DurabilityPolicy.TRANSIENT_LOCAL,
-)
+def reliable(depth: int, latched: bool) -> QoSProfile:
+    """Reliable, keep-last ``depth``; transient-local when ``latched``."""
+    return QoSProfile(
+        history=HistoryPolicy.KEEP_LAST,
+        depth=depth,
+        reliability=ReliabilityPolicy.RELIABLE,
+        durability=DurabilityPolicy.TRANSIENT_LOCAL if latched else DurabilityPolicy.VOLATILE,
+    )
+
+
+EVENTS = reliable(10, latched=True)
+STREAM = reliable(50, latched=False)
+IMAGES = reliable(20, latched=True)
+LATCHED = reliable(1, latched=True)
 
 
 @dataclass(frozen=True)
