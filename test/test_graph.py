@@ -31,10 +31,15 @@ def graph_env() -> dict[str, str]:
     return env
 
 
-def start(node: str, run: Path, env: dict[str, str], *params: str) -> subprocess.Popen:
-    args = ["-p", f"run_dir:={run}", "-p", "brain:=oracle", *params]
+def node_command(node: str, **params: object) -> list[str]:
+    """``python -m reacthuman.ros.<node> --ros-args -p key:=value ...``"""
+    args = [arg for key, value in params.items() for arg in ("-p", f"{key}:={value}")]
+    return [sys.executable, "-m", f"reacthuman.ros.{node}", "--ros-args", *args]
+
+
+def start(node: str, run: Path, env: dict[str, str]) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", f"reacthuman.ros.{node}", "--ros-args", *args],
+        node_command(node, run_dir=run, brain="oracle"),
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -55,24 +60,15 @@ def graph_run(tmp_path_factory):
     helpers = [start(node, root / "graph", env) for node in NODE_PROCESSES]
     try:
         sim = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "reacthuman.ros.sim_node",
-                "--ros-args",
-                "-p",
-                f"run_dir:={root / 'graph'}",
-                "-p",
-                "brain:=oracle",
-                "-p",
-                f"limit:={SCENES}",
-                "-p",
-                "width:=320",
-                "-p",
-                "height:=180",
-                "-p",
-                "discovery_timeout:=60.0",
-            ],
+            node_command(
+                "sim_node",
+                run_dir=root / "graph",
+                brain="oracle",
+                limit=SCENES,
+                width=320,
+                height=180,
+                discovery_timeout=60.0,
+            ),
             env=env,
             capture_output=True,
             text=True,
@@ -173,16 +169,7 @@ def test_a_missing_node_is_named_within_seconds(tmp_path):
     env = graph_env()
     started = time.monotonic()
     sim = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "reacthuman.ros.sim_node",
-            "--ros-args",
-            "-p",
-            f"run_dir:={tmp_path}",
-            "-p",
-            "discovery_timeout:=2.0",
-        ],
+        node_command("sim_node", run_dir=tmp_path, discovery_timeout=2.0),
         env=env,
         capture_output=True,
         text=True,

@@ -36,10 +36,6 @@ class EpisodeBag:
         self.partial = folder.with_name(folder.name + PARTIAL)
         self._messages: list[tuple[str, bytes, int]] = []
 
-    @property
-    def messages(self) -> int:
-        return len(self._messages)
-
     def write(self, topic: str, raw: bytes, ns: int) -> None:
         self._messages.append((topic, raw, ns))
 

@@ -65,8 +65,3 @@ class Mailbox:
                     return None
                 self._ready.wait(left)
             return self._items.pop(key)
-
-    def discard(self, predicate) -> None:  # noqa: ANN001
-        with self._ready:
-            for key in [k for k in self._items if predicate(k)]:
-                del self._items[key]
