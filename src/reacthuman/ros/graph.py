@@ -13,6 +13,7 @@ import importlib
 import os
 import random
 import signal
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -192,7 +193,21 @@ def compose(
         sim = nodes["sim_node"]
         sim.executor = lockstep
         sim.on_row = on_row
-        previous = signal.getsignal(signal.SIGINT)
+
+        # The first Ctrl-C asks the simulator to stop after the episode in progress (a flag:
+        # a KeyboardInterrupt raised inside Genesis's scene building can be swallowed by a
+        # library there); a second one interrupts at once.
+        def interrupt(_signum: int, _frame: Any) -> None:
+            if sim.stop_requested:
+                raise KeyboardInterrupt
+            sim.stop_requested = True
+            print(
+                "reacthuman: stopping after this episode (Ctrl-C again to stop now)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+        previous = signal.signal(signal.SIGINT, interrupt)
         try:
             status = sim.run()
         except KeyboardInterrupt:
