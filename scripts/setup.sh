@@ -13,7 +13,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 venv=.venv
 stamp=$venv/.reacthuman-setup
-want=$(cat requirements-lock.txt setup.py setup.cfg package.xml | sha256sum | cut -d' ' -f1)
+want=$(cat requirements-lock.txt setup.py setup.cfg package.xml scripts/setup.sh | sha256sum | cut -d' ' -f1)
 
 up_to_date() { [[ -x $venv/bin/python && -f $stamp && $(<"$stamp") == "$want" ]]; }
 
@@ -33,6 +33,7 @@ fi
 rm -f "$stamp"
 
 start=$SECONDS
+HOLOSOMA=0.1.3  # the G1 policies' wheel (see below)
 # This kind of machine lists local index folders in its pip config that may not exist; pip
 # then warns once per package (hundreds of lines). Only that warning is dropped.
 pip() {
@@ -63,6 +64,29 @@ pip install -r requirements-lock.txt
 echo "setup: installing reacthuman (editable)"
 pip install --no-build-isolation -e .
 broken=$(pip check) || { echo "$broken" >&2; exit 1; }
+
+# The G1 walking policies: ONNX files inside the holosoma-inference wheel, whose declared
+# dependencies (wandb, pinocchio, evdev, ...) we do not want. pip fetches the pinned wheel
+# without them and only the files are kept, where reacthuman.spine.policy looks for them.
+policies=$venv/share/reacthuman/holosoma
+echo "setup: G1 walking policies (holosoma-inference==$HOLOSOMA wheel, files only)"
+wheels=$(mktemp -d)
+trap 'rm -rf "$wheels"' EXIT
+pip download --no-deps "holosoma-inference==$HOLOSOMA" -d "$wheels"
+mkdir -p "$policies"
+"$venv/bin/python" - "$wheels"/holosoma_inference-*.whl "$policies" <<'PY'
+import sys, zipfile
+from pathlib import Path
+
+wheel, target = sys.argv[1], Path(sys.argv[2])
+prefix = "holosoma_inference/models/loco/g1_29dof/"
+with zipfile.ZipFile(wheel) as z:
+    names = [n for n in z.namelist() if n.startswith(prefix) and n.endswith(".onnx")]
+    if not names:
+        sys.exit(f"setup: {wheel} has no {prefix}*.onnx")
+    for name in names:
+        (target / Path(name).name).write_bytes(z.read(name))
+PY
 
 echo "$want" > "$stamp"
 echo "setup: done in $((SECONDS - start)) s"

@@ -70,6 +70,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise BenchError(f"--scenes {scenes}: {exc}") from None
     if args.limit is not None and args.limit < 1:
         raise BenchError(f"--limit must be at least 1, got {args.limit}")
+    from reacthuman.spine.controller import make_controller
+
+    try:
+        make_controller(args.controller, args.policy_path)  # a bad body fails before any work
+    except (ValueError, RuntimeError) as exc:
+        raise BenchError(f"--controller {args.controller}: {exc}") from None
     mode = "direct (in process)" if args.direct else "ROS 2 node graph (composed)"
     print(
         f"ReactHuman bench: {len(specs)} scene(s) from {scenes}, brain(s) "
@@ -84,14 +90,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
             from reacthuman.spine.controller import make_controller
 
             chosen = make_brain(brain, args.base_url or "", args.api_key_env or "", 0.0, 120.0)
+            controller = make_controller(args.controller, args.policy_path)
             run_direct(
                 specs,
                 chosen,
-                make_controller("kinematic-stand-in"),
+                controller,
                 run,
                 RenderSettings(width=width, height=height),
                 args.brain_timeout,
                 on_row=lambda r: _progress(r),
+                videos=args.videos,
             )
             continue
         overrides = {
@@ -103,6 +111,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
             "width": width,
             "height": height,
             "brain_timeout": float(args.brain_timeout),
+            "controller": args.controller,
+            "policy_path": args.policy_path or "",
+            "videos": bool(args.videos),
         }
         if args.api_key_env:
             overrides["api_key_env"] = args.api_key_env
@@ -215,6 +226,18 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("--resolution", default="640x360", help="camera resolution (16:9)")
     bench.add_argument("--brain-timeout", type=float, default=120.0, help="s per decision")
     bench.add_argument("--no-bags", action="store_true", help="do not record rosbag2 bags")
+    bench.add_argument(
+        "--controller",
+        default="g1",
+        help="the body: g1 (= g1-holosoma-fastsac, default), g1-holosoma-ppo, "
+        "g1-unitree-motion (with --policy-path), or kinematic-stand-in",
+    )
+    bench.add_argument("--policy-path", help="Unitree's motion.pt, for g1-unitree-motion")
+    bench.add_argument(
+        "--videos",
+        action="store_true",
+        help="render each execution's close-up view to episodes/<brain>/<scene>/execution.mp4",
+    )
     bench.add_argument("--params", help="parameter file (default config/bench.yaml)")
     bench.add_argument(
         "--direct",

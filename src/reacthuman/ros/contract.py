@@ -87,6 +87,7 @@ def camera_frame(view: CameraName) -> str:
 
 CLOCK = "/clock"
 JOINT_STATES = "/joint_states"
+IMU = "/imu"
 CMD_VEL = "/cmd_vel"
 TF = f"{NAMESPACE}/tf"  # geometry_msgs/TransformStamped: tf2_msgs is not on PyPI (bags get /tf)
 ROBOT_DESCRIPTION = "/robot_description"
@@ -128,6 +129,14 @@ TOPICS: list[Topic] = [
     ],
     Topic(
         JOINT_STATES, "sensor_msgs/msg/JointState", STREAM, SIM_NODE, about="body state per tick"
+    ),
+    Topic(
+        IMU,
+        "sensor_msgs/msg/Imu",
+        STREAM,
+        SIM_NODE,
+        BASE_FRAME,
+        "G1 base orientation and angular velocity per tick (stamped as /joint_states)",
     ),
     Topic(TF, "geometry_msgs/msg/TransformStamped", STREAM, SIM_NODE, WORLD_FRAME, "transforms"),
     Topic(ROBOT_DESCRIPTION, "std_msgs/msg/String", LATCHED, SIM_NODE, about="URDF of the body"),

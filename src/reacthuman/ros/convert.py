@@ -11,7 +11,7 @@ from geometry_msgs.msg import TransformStamped, Twist
 from pydantic import BaseModel, ValidationError
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import CameraInfo as CameraInfoMsg
-from sensor_msgs.msg import Image
+from sensor_msgs.msg import Image, Imu
 from sensor_msgs.msg import JointState as JointStateMsg
 from std_msgs.msg import String
 
@@ -88,21 +88,63 @@ def camera_info(info: CameraInfo, ns: int, frame: str) -> CameraInfoMsg:
     return msg
 
 
-def joint_state_msg(names: tuple[str, ...], positions: tuple[float, ...], ns: int) -> JointStateMsg:
-    msg = JointStateMsg(name=list(names), position=[float(p) for p in positions])
+def joint_state_msg(
+    names: tuple[str, ...],
+    positions: tuple[float, ...],
+    ns: int,
+    velocities: tuple[float, ...] = (),
+) -> JointStateMsg:
+    msg = JointStateMsg(
+        name=list(names),
+        position=[float(p) for p in positions],
+        velocity=[float(v) for v in velocities],
+    )
     msg.header.stamp = stamp(ns)
     return msg
 
 
-def joint_state(msg: JointStateMsg, tick: int, t: float) -> JointState:
-    return JointState(tick, t, tuple(msg.name), tuple(float(p) for p in msg.position))
+def joint_state(msg: JointStateMsg, tick: int, t: float, imu: Imu | None = None) -> JointState:
+    """The core's joint state from ``/joint_states`` and, for the G1, ``/imu`` of the tick."""
+    quat = gyro = None
+    if imu is not None:
+        o, w = imu.orientation, imu.angular_velocity
+        quat, gyro = (o.w, o.x, o.y, o.z), (w.x, w.y, w.z)
+    return JointState(
+        tick,
+        t,
+        tuple(msg.name),
+        tuple(float(p) for p in msg.position),
+        tuple(float(v) for v in msg.velocity),
+        quat,
+        gyro,
+    )
 
 
-def joint_command(msg: JointStateMsg, tick: int, t: float, twist: Twist | None) -> JointCommand:
+def imu_msg(state: JointState, ns: int, frame: str) -> Imu:
+    """The base IMU of a joint state (orientation w x y z, body-frame angular velocity)."""
+    msg = Imu()
+    msg.header.stamp = stamp(ns)
+    msg.header.frame_id = frame
+    w, x, y, z = state.imu_quat or (1.0, 0.0, 0.0, 0.0)
+    msg.orientation.w, msg.orientation.x, msg.orientation.y, msg.orientation.z = w, x, y, z
+    g = state.imu_gyro or (0.0, 0.0, 0.0)
+    msg.angular_velocity.x, msg.angular_velocity.y, msg.angular_velocity.z = g
+    msg.linear_acceleration_covariance[0] = -1.0  # not measured (REP-145)
+    return msg
+
+
+def joint_command(
+    msg: JointStateMsg,
+    tick: int,
+    t: float,
+    twist: Twist | None,
+    gains: tuple[tuple[float, ...], tuple[float, ...]] = ((), ()),
+) -> JointCommand:
     walking = (
         (0.0, 0.0, 0.0) if twist is None else (twist.linear.x, twist.linear.y, twist.angular.z)
     )
-    return JointCommand(tick, t, tuple(msg.name), tuple(float(p) for p in msg.position), walking)
+    positions = tuple(float(p) for p in msg.position)
+    return JointCommand(tick, t, tuple(msg.name), positions, walking, gains[0], gains[1])
 
 
 def twist(walking_cmd: tuple[float, float, float]) -> Twist:

@@ -17,7 +17,7 @@ from typing import Any
 
 from geometry_msgs.msg import TransformStamped
 from rosgraph_msgs.msg import Clock
-from sensor_msgs.msg import CameraInfo, Image, JointState
+from sensor_msgs.msg import CameraInfo, Image, Imu, JointState
 from std_msgs.msg import String
 from std_srvs.srv import Trigger
 
@@ -25,7 +25,7 @@ from reacthuman.brain.client import Decision
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import Mailbox, ReactNode
-from reacthuman.runner import Played, bench_scenes, execute_decision, play
+from reacthuman.runner import Played, bench_scenes, episode_folder, execute_decision, play
 from reacthuman.scoring.results import ResultsStore, ScoreRow
 from reacthuman.sim.execute import execution_duration
 from reacthuman.sim.settings import RenderSettings
@@ -65,7 +65,9 @@ class SimNode(ReactNode):
         "width": 640,
         "height": 360,
         "frames": 5,
-        "controller": "kinematic-stand-in",
+        "controller": "g1",
+        "policy_path": "",
+        "videos": False,
         "brain_timeout": 120.0,  # s the brain node may take for a plan
         "command_timeout": 10.0,  # s the spine node may take for one tick's command
         "score_timeout": 30.0,  # s the scorer node may take for a score
@@ -83,6 +85,7 @@ class SimNode(ReactNode):
         self.images = {v: pub(Image, c.image_topic(v), c.IMAGES) for v in c.CameraName}
         self.infos = {v: pub(CameraInfo, c.camera_info_topic(v), c.IMAGES) for v in c.CameraName}
         self.joint_pub = pub(JointState, c.JOINT_STATES, c.STREAM)
+        self.imu_pub = pub(Imu, c.IMU, c.STREAM)
         self.tf_pub = pub(TransformStamped, c.TF, c.STREAM)
         self.tf2_pub = _standard_tf_publisher(self)
         self.description_pub = pub(String, c.ROBOT_DESCRIPTION, c.LATCHED)
@@ -189,10 +192,18 @@ class SimNode(ReactNode):
             else:
                 time.sleep(0.05)
 
-    def publish_body(self, state: CoreJointState, ns: int, transforms: bool = True) -> None:
-        self.joint_pub.publish(convert.joint_state_msg(state.names, state.positions, ns))
+    def publish_body(
+        self, state: CoreJointState, ns: int, transforms: bool = True, body: Any = None
+    ) -> None:
+        """The body at a tick: the IMU first (the spine pairs it with the joint state of the
+        same stamp), then the joint state, then transforms."""
+        if state.imu_quat is not None:
+            self.imu_pub.publish(convert.imu_msg(state, ns, c.BASE_FRAME))
+        self.joint_pub.publish(
+            convert.joint_state_msg(state.names, state.positions, ns, state.velocities)
+        )
         if transforms:
-            self.publish_transforms(body_transforms(state, ns))
+            self.publish_transforms(body_transforms(state, ns, body))
 
     def publish_transforms(self, transforms: list[TransformStamped]) -> None:
         for transform in transforms:
@@ -226,7 +237,9 @@ class SimNode(ReactNode):
         results = ResultsStore(Path(self.param("run_dir")) / "results.sqlite")
         done = {r.scene_id for r in results.rows() if r.brain == brain}
         results.close()
-        body = make_controller(str(self.param("controller")))
+        body = make_controller(
+            str(self.param("controller")), str(self.param("policy_path")) or None
+        )
         simulator = Simulator()
         self.status("running")
         clock_ns = 0
@@ -236,7 +249,7 @@ class SimNode(ReactNode):
             if spec.scene_id in done:
                 continue
             started = self._episode_started = time.perf_counter()
-            played = play(simulator, spec, settings)
+            played = play(simulator, spec, settings, body)
             self.timings.append({"scene_id": spec.scene_id, "play": time.perf_counter() - started})
             try:
                 clock_ns = self._episode(episode, played, body, clock_ns)
@@ -261,8 +274,8 @@ class SimNode(ReactNode):
             )
         )
         self.truth_pub.publish(convert.to_string(c.TruthMessage(**envelope, truth=played.truth)))
-        body.start(None, spec.observer.pos, spec.observer.yaw)
-        standing = body.initial_state()
+        g1 = played.episode.body
+        standing = None if g1 is not None else body.initial_state()
         window_start = clock_ns + convert.seconds_to_ns(spec.timing.t0)
         infos = {info.name: info for info in played.observation.cameras}
         for t in played.observation.frame_times:
@@ -280,7 +293,7 @@ class SimNode(ReactNode):
                         )
                     ]
                 )
-            self.publish_body(standing, ns)
+            self.publish_body(standing or played.episode.body_states[t], ns, body=g1)
         freeze_ns = window_start + convert.seconds_to_ns(played.observation.window)
         self.freeze_pub.publish(
             convert.to_string(
@@ -316,6 +329,10 @@ class SimNode(ReactNode):
         )
         command_timeout = float(self.param("command_timeout"))
         timing = self.timings[-1]
+        gains: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+        if g1 is not None:  # the G1's gains follow from the plan (G1Controller.gains)
+            body.start(decision.plan, spec.observer.pos, spec.observer.yaw)
+            gains = body.gains()
 
         def command_for(state: CoreJointState) -> JointCommand:
             ns = freeze_ns + convert.seconds_to_ns(state.tick * CONTROL_PERIOD)
@@ -323,7 +340,7 @@ class SimNode(ReactNode):
             slow = state.tick % SLOW_EVERY == 0
             if slow:
                 self.clock_pub.publish(convert.clock(ns))
-            self.publish_body(state, ns, transforms=slow)
+            self.publish_body(state, ns, transforms=slow, body=g1)
             msg = self.await_mail(("command", ns), command_timeout)
             timing["command_wait"] = timing.get("command_wait", 0.0) + time.perf_counter() - asked
             if msg is None:
@@ -331,10 +348,14 @@ class SimNode(ReactNode):
                     f"{c.SPINE_NODE} did not answer control tick {state.tick} of "
                     f"{spec.scene_id} within {command_timeout:g} s"
                 )
-            return convert.joint_command(msg, state.tick, state.t, None)
+            return convert.joint_command(msg, state.tick, state.t, None, gains)
 
         executing = time.perf_counter()
-        outcome = execute_decision(played, decision, body, command_for)
+        video = None
+        if bool(self.param("videos")):
+            video = episode_folder(Path(self.param("run_dir")), decision.brain, spec.scene_id)
+            video = video / "execution.mp4"
+        outcome = execute_decision(played, decision, body, command_for, video=video)
         self.timings[-1]["execute"] = time.perf_counter() - executing
         self.timings[-1]["ticks"] = ticks_in(duration)
         end_ns = freeze_ns + convert.seconds_to_ns(duration)
@@ -366,8 +387,17 @@ def _standard_tf_publisher(node: ReactNode) -> Any:
     return node.create_publisher(TFMessage, "/tf", c.STREAM)
 
 
-def body_transforms(state: CoreJointState, ns: int) -> list[TransformStamped]:
-    """world -> base_link and base_link -> hands from the stand-in's world-frame joints."""
+def body_transforms(state: CoreJointState, ns: int, body: Any = None) -> list[TransformStamped]:
+    """world -> base_link and base_link -> hands: from the G1 in the scene (``body``,
+    sim.body.G1Body) or from the stand-in's world-frame joints."""
+    if body is not None:
+        (x, y, z), (qw, qx, qy, qz) = body.base()
+        out = [convert.transform(c.WORLD_FRAME, c.BASE_FRAME, ns, (x, y, z), (qx, qy, qz, qw))]
+        for side, point in body.hand_points().items():
+            out.append(
+                convert.transform(c.WORLD_FRAME, f"{side}_hand", ns, point, (0.0, 0.0, 0.0, 1.0))
+            )
+        return out
     q = dict(zip(state.names, state.positions, strict=True))
     if "base_x" not in q:
         return []

@@ -11,7 +11,7 @@ import threading
 from typing import Any
 
 from geometry_msgs.msg import Twist
-from sensor_msgs.msg import JointState
+from sensor_msgs.msg import Imu, JointState
 from std_msgs.msg import String
 
 from reacthuman.ros import contract as c
@@ -22,11 +22,13 @@ from reacthuman.spine.controller import make_controller
 
 
 class SpineNode(ReactNode):
-    PARAMETERS: dict[str, Any] = {"controller": "kinematic-stand-in"}
+    PARAMETERS: dict[str, Any] = {"controller": "g1", "policy_path": ""}
 
     def __init__(self, overrides: dict[str, Any] | None = None, context: Any = None) -> None:
         super().__init__(c.SPINE_NODE, overrides, context)
-        self.controller = make_controller(str(self.param("controller")))
+        self.controller = make_controller(
+            str(self.param("controller")), str(self.param("policy_path")) or None
+        )
         self.execution: c.ExecuteMessage | None = None
         self.pending: list[JointState] = []  # states that came before their execute message
         self.lock = threading.Lock()
@@ -35,7 +37,20 @@ class SpineNode(ReactNode):
         self.command_pub = self.create_publisher(JointState, c.JOINT_COMMAND, c.STREAM)
         self.twist_pub = self.create_publisher(Twist, c.CMD_VEL, c.STREAM)
         self.create_subscription(String, c.EXECUTE, self._on_execute, c.EVENTS)
+        self.imus: dict[int, Imu] = {}  # by stamp: a G1 state waits for its IMU
+        self.create_subscription(Imu, c.IMU, self._on_imu, c.STREAM)
         self.create_subscription(JointState, c.JOINT_STATES, self._on_state, c.STREAM)
+
+    def _on_imu(self, msg: Imu) -> None:
+        ns = convert.ns_of(msg.header.stamp)
+        with self.lock:
+            self.imus[ns] = msg
+            if len(self.imus) > 64:
+                for old in sorted(self.imus)[:-32]:
+                    del self.imus[old]
+            waiting = [s for s in self.pending if convert.ns_of(s.header.stamp) == ns]
+        for state in waiting:
+            self._on_state(state)
 
     def _on_execute(self, msg: String) -> None:
         try:
@@ -62,12 +77,21 @@ class SpineNode(ReactNode):
             )
             if execution is not None and 0 <= tick < execution.ticks and ns <= self.answered:
                 return  # this tick was answered already (the window's last state is tick 0's)
-            if execution is None or tick < 0 or tick >= execution.ticks:
-                # Standing in an observation window, or the next execution's first tick came
-                # before its execute message: keep the last few for then.
+            imu = self.imus.get(ns)
+            needs_imu = getattr(self.controller, "physical", False)
+            if (
+                execution is None
+                or tick < 0
+                or tick >= execution.ticks
+                or (needs_imu and imu is None)
+            ):
+                # Standing in an observation window, the next execution's first tick came
+                # before its execute message, or a G1 state before its IMU: keep the last few.
                 self.pending = [*self.pending[-9:], msg]
                 return
-            command = self.controller.command(convert.joint_state(msg, tick, tick * CONTROL_PERIOD))
+            self.pending = [p for p in self.pending if p is not msg]
+            state = convert.joint_state(msg, tick, tick * CONTROL_PERIOD, imu)
+            command = self.controller.command(state)
             self.answered = ns
         if command.walking_cmd != self.walking:  # a held command: published when it changes
             self.walking = command.walking_cmd

@@ -28,6 +28,7 @@ from reacthuman.scenes.spec import CameraName, SceneObject, SceneSpec
 from reacthuman.sim.mjcf import object_document, world_document
 from reacthuman.sim.settings import DT, RenderSettings
 from reacthuman.sim.truth import GroundTruth, ground_truth
+from reacthuman.spine.command import CONTROL_PERIOD
 
 COLLECT_EVERY = 10  # scenes between garbage collections
 GENESIS_SEED = 0  # never vary: it is in Genesis's compile-cache key
@@ -100,8 +101,11 @@ class Episode:
     bodies: dict[str, _Body]
     cameras: dict[CameraName, Any]
     starts_on_floor: bool
+    body: Any = None  # sim.body.G1Body when the scene has the G1
+    stand: Callable[[Any], Any] | None = None  # the G1's controller while it stands
     freeze_state: Any = None
     frames: dict[tuple[CameraName, float], np.ndarray] = field(default_factory=dict)
+    body_states: dict[float, Any] = field(default_factory=dict)  # the G1 at each frame time
     seconds: dict[str, float] = field(default_factory=lambda: {"physics": 0.0, "render": 0.0})
 
     @property
@@ -132,6 +136,12 @@ class Episode:
                 rate = sum(a * w for a, w in zip(obj.joint.axis, obj.ang_vel, strict=True))
                 body.entity.set_dofs_velocity(np.asarray([rate]))
 
+    def _stand(self, tick: int) -> None:
+        """One control tick of the G1 standing under its controller (zero command)."""
+        if self.stand is None:
+            raise RuntimeError("an episode with the G1 needs its standing controller")
+        self.body.apply(self.stand(self.body.state(tick, tick * CONTROL_PERIOD)))
+
     def run(self, on_frame: Callable[[], None] | None = None) -> GroundTruth:
         """Play from rest to the horizon: frames in the window, freeze, unobserved roll-out.
 
@@ -146,7 +156,10 @@ class Episode:
         floor_time: float | None = None
         self._launch(at_t0=False)
         previous = self.hazard_point()
+        tick_starts = _tick_starts(freeze_step) if self.body is not None else {}
         for step in range(end_step + 1):
+            if step in tick_starts:
+                self._stand(tick_starts[step])
             if step == t0_step:
                 self._launch(at_t0=True)
             if step >= t0_step:
@@ -165,6 +178,8 @@ class Episode:
                 started = time.perf_counter()
                 for name, camera in self.cameras.items():
                     self.frames[(name, t)] = _np(camera.render(rgb=True)[0]).copy()
+                if self.body is not None:
+                    self.body_states[t] = self.body.state(0, t)
                 self.seconds["render"] += time.perf_counter() - started
                 if on_frame is not None:
                     on_frame()
@@ -173,6 +188,8 @@ class Episode:
                 # Restoring at once clears solver caches, so this line and any branch from
                 # the freeze (the spine's execution) continue bit-identically.
                 self.scene.reset(self.freeze_state)
+                if self.body is not None:
+                    self.body.step_aside()  # ground truth: where the object goes untouched
             previous = self.hazard_point()
             if step < end_step:
                 started = time.perf_counter()
@@ -188,6 +205,17 @@ class Episode:
             floor_time = _landing_time(samples)
         self.scene.reset(self.freeze_state)
         return ground_truth(self.spec, samples, floor_time, DT, self.settings.window)
+
+
+def _tick_starts(last_step: int) -> dict[int, int]:
+    """Physics steps at which a 50 Hz control tick starts, from the scene's start to
+    ``last_step`` (240 Hz does not divide: ticks of 5 and 4 steps)."""
+    starts: dict[int, int] = {}
+    tick = 0
+    while (step := round(tick * CONTROL_PERIOD / DT)) < last_step:
+        starts[step] = tick
+        tick += 1
+    return starts
 
 
 def _landing_time(samples: list[tuple[float, Vec3, Vec3]]) -> float | None:
@@ -212,7 +240,14 @@ class Simulator:
         self.gs = genesis()
         self._destroyed = 0
 
-    def build(self, spec: SceneSpec, settings: RenderSettings) -> Episode:
+    def build(
+        self,
+        spec: SceneSpec,
+        settings: RenderSettings,
+        stand: Callable[[Any], Any] | None = None,
+    ) -> Episode:
+        """Build a scene; with ``stand`` (the G1's controller at a zero command) the G1 stands
+        at the observer from the start and is in every view."""
         gs = self.gs
         from genesis.options.vis import DirectionalLight
 
@@ -264,6 +299,11 @@ class Simulator:
                 origin = sub(obj.pose.pos, obj.joint.anchor)
                 offset = add(origin, quat_rotate(obj.pose.quat, obj.hazard_point))
             bodies[obj.id] = _Body(obj, entity, offset)
+        robot = None
+        if stand is not None:
+            from reacthuman.sim.body import add_g1
+
+            robot = add_g1(scene, gs, spec.observer.pos, spec.observer.yaw)
         cameras = {
             cam.name: scene.add_camera(
                 res=(settings.width, settings.height),
@@ -285,7 +325,15 @@ class Simulator:
             c[2] for c in box_corners(hazard.pose.pos, hazard.shape.size, hazard.pose.quat)
         )
         on_floor = lowest < 0.01
-        return Episode(spec, settings, scene, floor, bodies, cameras, starts_on_floor=on_floor)
+        body = None
+        if robot is not None:
+            from reacthuman.sim.body import G1Body
+
+            body = G1Body(robot)
+            body.stand_up()
+        return Episode(
+            spec, settings, scene, floor, bodies, cameras, on_floor, body=body, stand=stand
+        )
 
     def destroy(self, episode: Episode) -> None:
         """Free a scene. Genesis forces a full garbage collection in ``Scene.destroy`` (a CUDA

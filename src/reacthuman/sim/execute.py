@@ -11,7 +11,10 @@ physics steps round(4.8 k) .. round(4.8 (k + 1)), alternately 5 and 4 steps.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from reacthuman.scenes.spec import SceneObject
+from reacthuman.sim.body import GRASP_MAX_MASS, GRASP_MAX_SIZE
 from reacthuman.sim.episode import Episode
 from reacthuman.sim.settings import DT
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, JointState, tick_time, ticks_in
@@ -39,6 +42,18 @@ def kinematic_readback(command: JointCommand) -> JointState:
     return JointState(after, tick_time(after), command.names, command.positions)
 
 
+def initial_state(episode: Episode, controller: Any) -> JointState:
+    """The body's state at the freeze: the G1's as simulated, or the stand-in's own."""
+    if episode.body is None:
+        return controller.initial_state()
+    episode.scene.reset(episode.freeze_state)
+    return episode.body.state(0, 0.0)
+
+
+def graspable(obj: SceneObject) -> bool:
+    return obj.mass_kg <= GRASP_MAX_MASS and max(obj.shape.size) <= GRASP_MAX_SIZE
+
+
 def execute(
     episode: Episode,
     initial: JointState,
@@ -46,8 +61,15 @@ def execute(
     judge: OutcomeJudge,
     on_tick: Callable[[JointCommand, float], None] | None = None,
 ) -> ExecutionOutcome:
-    """Run the execution to the horizon and judge it; leaves the scene at the horizon."""
+    """Run the execution to the horizon and judge it; leaves the scene at the horizon.
+
+    With the G1, each command's targets and gains go to the body before the tick's physics
+    steps, contacts between the object and the robot are read after each step, and a hand
+    that meets an object it can hold closes on it (``sim.body.G1Body.grasp``)."""
     episode.scene.reset(episode.freeze_state)
+    body = episode.body
+    hazard = episode.hazard
+    can_grasp = body is not None and graspable(hazard.obj)
     state = initial
     step = 0
     previous = episode.hazard_point()
@@ -55,15 +77,37 @@ def execute(
         command = command_for(state)
         if command.tick != state.tick:
             raise LockStepError(f"tick {state.tick} was answered with a command for {command.tick}")
+        if body is not None:
+            body.apply(command)
         for _ in range(steps_of_tick(tick)):
             episode.scene.step()
             step += 1
             point = episode.hazard_point()
             velocity = tuple((point[i] - previous[i]) / DT for i in range(3))
             previous = point
-            judge.observe(step * DT, point, velocity, episode.hazard_on_floor(), command)  # type: ignore[arg-type]
+            on_floor = episode.hazard_on_floor()
+            if body is None:
+                judge.observe(step * DT, point, velocity, on_floor, command)  # type: ignore[arg-type]
+                continue
+            forces, hand_link = body.touches(hazard.entity)
+            if hand_link is not None and can_grasp and judge.floor_time is None and not on_floor:
+                body.grasp(hand_link, hazard.entity, episode.scene)
+            base, _quat = body.base()
+            judge.observe_contacts(
+                step * DT,
+                point,
+                velocity,
+                on_floor,
+                body.hand_points(),
+                base,
+                forces,
+                DT,  # type: ignore[arg-type]
+            )
         judge.ticks += 1
         if on_tick is not None:
             on_tick(command, step * DT)
-        state = kinematic_readback(command)
+        after = tick + 1
+        state = (
+            body.state(after, tick_time(after)) if body is not None else kinematic_readback(command)
+        )
     return judge.outcome()

@@ -22,6 +22,9 @@ class JointState:
     t: float
     names: tuple[str, ...]
     positions: tuple[float, ...]
+    velocities: tuple[float, ...] = ()  # rad/s per joint; empty for the kinematic stand-in
+    imu_quat: tuple[float, float, float, float] | None = None  # base orientation, w x y z
+    imu_gyro: tuple[float, float, float] | None = None  # base angular velocity, body frame
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,8 @@ class JointCommand:
     names: tuple[str, ...]
     positions: tuple[float, ...]
     walking_cmd: tuple[float, float, float]  # vx, vy (m/s), yaw rate (rad/s), robot frame
+    kp: tuple[float, ...] = ()  # PD stiffness per joint (N m/rad); empty: kinematic targets
+    kd: tuple[float, ...] = ()  # PD damping per joint (N m s/rad)
 
     def position(self, name: str) -> float:
         return self.positions[self.names.index(name)]

@@ -12,6 +12,7 @@ from reacthuman.spine.command import JointCommand, JointState
 class Controller(Protocol):
     name: str
     joint_names: tuple[str, ...]
+    physical: bool  # True: a body in the scene (the G1); False: the kinematic stand-in
 
     def start(self, plan: ReactionPlan | None, robot_pos: Vec3, robot_yaw: float) -> None:
         """Begin an execution: ``plan`` is None when the decision had no usable plan (R1),
@@ -24,9 +25,24 @@ class Controller(Protocol):
         """The command for the tick that ``state`` opens."""
 
 
-def make_controller(name: str) -> Controller:
+DEFAULT_CONTROLLER = "g1-holosoma-fastsac"
+G1_CONTROLLERS = ("g1-holosoma-fastsac", "g1-holosoma-ppo", "g1-unitree-motion")
+
+
+def make_controller(name: str, policy_path: str | None = None) -> Controller:
+    """A controller by name: ``g1-<policy>`` (the G1 under a walking policy, see
+    ``spine.policy``; ``g1`` is the default, ``g1-unitree-motion`` reads ``policy_path``) or
+    ``kinematic-stand-in``."""
     from reacthuman.spine.standin import STANDIN_NAME, KinematicStandIn
 
     if name == STANDIN_NAME:
         return KinematicStandIn()
-    raise ValueError(f"unknown controller {name!r} (known: {STANDIN_NAME})")
+    if name == "g1":
+        name = DEFAULT_CONTROLLER
+    if name in G1_CONTROLLERS:
+        from reacthuman.spine.g1_controller import G1Controller
+        from reacthuman.spine.policy import make_policy
+
+        return G1Controller(make_policy(name.removeprefix("g1-"), policy_path))
+    known = ", ".join(("g1", *G1_CONTROLLERS, STANDIN_NAME))
+    raise ValueError(f"unknown controller {name!r} (known: {known})")

@@ -1,15 +1,21 @@
 """How an execution ended, judged from the simulation after the resume.
 
-* ``caught``: a hand touched the object before it touched the floor or the body;
-* ``struck``: the object touched the body outside the hands first, with an impulse of at
-  least ``STRIKE_IMPULSE`` (a lighter touch is not a strike);
-* ``clear``: neither (the object lands elsewhere or never comes near);
+* ``caught``: a hand touched the object, no strike came first, and the object had not
+  reached the floor by the end of the execution;
+* ``struck``: the object touched the body outside the hands with an impulse of at least
+  ``STRIKE_IMPULSE`` (a lighter touch is not a strike) before any hand held it;
+* ``clear``: neither (the object lands elsewhere, never comes near, or slips from the hands);
 * ``fell``: the robot's base came down below ``FALL_HEIGHT`` (a real body only).
+
+On the G1 the contacts are the simulator's: the contact forces between the object and the
+robot's links each physics step, hands being the wrist links and rubber hands. A body
+impulse is the time integral of the body contact force over the execution, counted while
+the object moves at ``STRIKE_SPEED`` or faster (a robot stepping on a resting object is not
+struck by it).
 
 With the kinematic stand-in there are no physical contacts: a "contact" is the object's
 hazard point coming within the object's contact radius of a hand sphere or of the body's
-cylinder, and its impulse is the object's mass times its speed then. The G1 body replaces
-these by measured contacts and contact impulses without changing this model.
+cylinder, and its impulse is the object's mass times its speed then.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ BODY_HEIGHT = 1.32  # m, the G1 standing
 CROUCH_DEPTH = 0.4  # share of the height a full knee bend takes off
 MAX_CONTACT_RADIUS = 0.25  # m: long objects (doors, ladders) are judged at their hazard point
 STRIKE_IMPULSE = 0.3  # N s
+STRIKE_SPEED = 0.5  # m/s: an object slower than this is pushed (stepped on), not striking
 FALL_HEIGHT = 0.45  # m, base height below which the robot has fallen
 
 
@@ -88,6 +95,10 @@ class OutcomeJudge:
         self.min_body = math.inf
         self.ticks = 0
         self.t = 0.0
+        self.hand_contact: Contact | None = None
+        self.body_impulse = 0.0
+        self.strike: Contact | None = None
+        self.physical = False
 
     def observe(
         self,
@@ -124,9 +135,58 @@ class OutcomeJudge:
         elif body <= self.radius and impulse >= STRIKE_IMPULSE:
             self.first_contact = Contact(t=t, part="body", speed=speed, impulse=impulse)
 
+    def observe_contacts(
+        self,
+        t: float,
+        point: Vec3,
+        velocity: Vec3,
+        on_floor: bool,
+        hands: dict[str, Vec3],
+        base: Vec3,
+        forces: dict[str, float],
+        dt: float,
+    ) -> None:
+        """One physics step of a real body: its hand centres, base (pelvis) position and the
+        contact force on each part ("left_hand", "right_hand", "body")."""
+        self.physical = True
+        self.t = t
+        if on_floor and self.floor_time is None:
+            self.floor_time = t
+        if base[2] < FALL_HEIGHT and self.fall_time is None:
+            self.fall_time = t
+        self.min_hand = min(
+            self.min_hand,
+            *(max(math.dist(point, h) - HAND_RADIUS, 0.0) for h in hands.values()),
+        )
+        self.min_body = min(
+            self.min_body, _cylinder_distance(point, (base[0], base[1]), BODY_HEIGHT)
+        )
+        speed = math.sqrt(sum(v * v for v in velocity))
+        hand = max(("left_hand", "right_hand"), key=lambda part: forces.get(part, 0.0))
+        if forces.get(hand, 0.0) > 0.0 and self.hand_contact is None and self.floor_time is None:
+            self.hand_contact = Contact(t=t, part=hand, speed=speed, impulse=forces[hand] * dt)
+        if forces.get("body", 0.0) > 0.0 and speed >= STRIKE_SPEED:
+            self.body_impulse += forces["body"] * dt
+            if self.strike is None and self.body_impulse >= STRIKE_IMPULSE:
+                self.strike = Contact(t=t, part="body", speed=speed, impulse=self.body_impulse)
+        firsts = [c for c in (self.hand_contact, self.strike) if c is not None]
+        self.first_contact = min(firsts, key=lambda c: c.t) if firsts else None
+
+    def _physical_result(self) -> Result:
+        struck_first = self.strike is not None and (
+            self.hand_contact is None or self.strike.t < self.hand_contact.t
+        )
+        if struck_first:
+            return Result.struck
+        if self.hand_contact is not None and self.floor_time is None:
+            return Result.caught
+        return Result.struck if self.strike is not None else Result.clear
+
     def outcome(self) -> ExecutionOutcome:
         if self.fall_time is not None:
             result = Result.fell
+        elif self.physical:
+            result = self._physical_result()
         elif self.first_contact is None:
             result = Result.clear
         elif self.first_contact.part == "body":

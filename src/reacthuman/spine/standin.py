@@ -45,10 +45,14 @@ def _lerp(a: Vec3, b: Vec3, u: float) -> Vec3:
     return (a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, a[2] + (b[2] - a[2]) * u)
 
 
-def hand_offsets(plan: ReactionPlan, t: float) -> tuple[Vec3, Vec3, float]:
+def hand_offsets(
+    plan: ReactionPlan, t: float, start: tuple[Vec3, Vec3] | None = None
+) -> tuple[Vec3, Vec3, float]:
     """Left and right hand offsets from the hand origin and the knee bend at ``t`` s after the
-    freeze: straight lines from the rest pose through the keyframes, then held."""
-    previous = Keyframe(t=0.0, left_hand=robot.REST_LEFT_HAND, right_hand=robot.REST_RIGHT_HAND)
+    freeze: straight lines from ``start`` (default: the rest pose) through the keyframes, then
+    held."""
+    left, right = start if start is not None else (robot.REST_LEFT_HAND, robot.REST_RIGHT_HAND)
+    previous = Keyframe(t=0.0, left_hand=left, right_hand=right)
     for frame in plan.keyframes:
         if t <= frame.t:
             span = frame.t - previous.t
@@ -66,6 +70,7 @@ class KinematicStandIn:
     """Perfect, physics-free tracking of a plan (module docstring)."""
 
     name = STANDIN_NAME
+    physical = False  # no body in the scene: judged geometrically
     joint_names = STANDIN_JOINTS
 
     def __init__(self) -> None:

@@ -1,0 +1,79 @@
+"""A proving ground: the G1 alone on a flat floor under a controller, for the spine's
+acceptance tests, the walking calibration and the execution benchmark."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from reacthuman.brain.plan import ReactionPlan
+from reacthuman.sim.body import G1Body, add_g1
+from reacthuman.sim.execute import steps_of_tick
+from reacthuman.sim.settings import DT
+from reacthuman.spine.command import tick_time
+from reacthuman.spine.outcome import FALL_HEIGHT
+
+
+@dataclass
+class Trial:
+    """What the body did: base positions and hand centres per tick, and timings."""
+
+    base: list[tuple[float, float, float]] = field(default_factory=list)
+    hands: list[dict[str, tuple[float, float, float]]] = field(default_factory=list)
+    yaw: list[float] = field(default_factory=list)
+    physics_s: float = 0.0
+    control_s: float = 0.0
+    wall_s: float = 0.0
+    seconds: float = 0.0
+
+    @property
+    def fell(self) -> bool:
+        return min(p[2] for p in self.base) < FALL_HEIGHT
+
+    @property
+    def distance(self) -> float:
+        return math.dist(self.base[0][:2], self.base[-1][:2])
+
+    @property
+    def realtime_factor(self) -> float:
+        return self.seconds / self.wall_s
+
+
+class ProvingGround:
+    """One built scene (floor + G1), reset for every trial."""
+
+    def __init__(self) -> None:
+        from reacthuman.sim.episode import genesis
+
+        gs = genesis()
+        self.scene = gs.Scene(sim_options=gs.options.SimOptions(dt=DT), show_viewer=False)
+        self.scene.add_entity(gs.morphs.Plane())
+        self.body = G1Body(add_g1(self.scene, gs, (0.0, 0.0, 0.0), 0.0))
+        self.scene.build()
+        self.start = self.scene.get_state()
+
+    def trial(self, controller: Any, plan: ReactionPlan | None, seconds: float) -> Trial:
+        """Stand the G1 up at the origin and run ``controller`` on ``plan`` for ``seconds``."""
+        self.scene.reset(self.start)
+        self.body.stand_up()
+        controller.start(plan, (0.0, 0.0, 0.0), 0.0)
+        out = Trial(seconds=seconds)
+        started = time.perf_counter()
+        for tick in range(round(seconds * 50)):
+            state = self.body.state(tick, tick_time(tick))
+            t = time.perf_counter()
+            self.body.apply(controller.command(state))
+            out.control_s += time.perf_counter() - t
+            t = time.perf_counter()
+            for _ in range(steps_of_tick(tick)):
+                self.scene.step()
+            out.physics_s += time.perf_counter() - t
+            pos, quat = self.body.base()
+            out.base.append(pos)
+            out.hands.append(self.body.hand_points())
+            w, x, y, z = quat
+            out.yaw.append(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
+        out.wall_s = time.perf_counter() - started
+        return out

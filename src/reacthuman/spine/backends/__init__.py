@@ -1,0 +1,1 @@
+"""Where the spine's joint commands go: the simulation or a physical G1."""

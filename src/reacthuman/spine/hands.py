@@ -1,0 +1,163 @@
+"""Hand keyframe tracking for the G1: keyframes interpolated in time, Genesis inverse
+kinematics for both arms, and the knee bend as a crouch.
+
+The tracker keeps a kinematic copy of the G1 in a Genesis scene of its own (never stepped),
+posed each tick as measured (joints, and the base's roll and pitch from the IMU) with the
+lower sole on z = 0, the pelvis above the origin and facing x: the robot frame of
+``reacthuman.robot`` (floor between the feet, x forward), in which keyframes are offsets
+from the hand origin. It solves the arm joints (shoulder pitch, roll, yaw and elbow per arm;
+wrists held straight) for both hand centres at once, warm-started from the last solution.
+It needs only the joint state and the IMU, as on a physical G1.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from reacthuman import robot
+from reacthuman.brain.plan import ReactionPlan
+from reacthuman.scenes.geometry import Vec3, quat_rotate
+from reacthuman.spine.command import JointState
+from reacthuman.spine.g1 import (
+    ARM_JOINTS,
+    DEFAULT_POSE,
+    G1_JOINTS,
+    HAND_LINK,
+    HAND_POINT,
+    g1_document,
+)
+from reacthuman.spine.standin import hand_offsets
+
+
+def _without_yaw(quat: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """The base orientation with its heading removed (roll and pitch kept)."""
+    w, x, y, z = quat
+    yaw = math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
+    c, s = math.cos(-yaw / 2), math.sin(-yaw / 2)  # q_yaw(-yaw) * quat
+    return (c * w - s * z, c * x - s * y, c * y + s * x, c * z + s * w)
+
+
+IK_JOINTS: tuple[str, ...] = tuple(
+    name for side in ("left", "right") for name in ARM_JOINTS[side][:4]
+)
+SOLE_BELOW_ANKLE = 0.035  # m from the ankle-roll link's origin down to the sole
+CROUCH_MAX = 0.3  # rad of hip and ankle pitch (twice at the knee) at knee_bend = 1
+
+
+def _np(x: Any) -> np.ndarray:
+    return x.cpu().numpy() if hasattr(x, "cpu") else np.asarray(x)
+
+
+def crouch_offsets(knee_bend: float) -> dict[str, float]:
+    """Leg target offsets for a knee bend in [0, 1]: hips and ankles pitch, knees bend twice
+    as far, so the feet stay flat and the pelvis comes straight down."""
+    c = CROUCH_MAX * min(max(knee_bend, 0.0), 1.0)
+    offsets: dict[str, float] = {}
+    for side in ("left", "right"):
+        offsets[f"{side}_hip_pitch_joint"] = -c
+        offsets[f"{side}_knee_joint"] = 2.0 * c
+        offsets[f"{side}_ankle_pitch_joint"] = -c
+    return offsets
+
+
+class HandTracker:
+    """Arm joint targets that put each hand centre on its keyframe (module docstring)."""
+
+    def __init__(self) -> None:
+        from reacthuman.sim.episode import genesis
+
+        gs = genesis()
+        self.scene = gs.Scene(show_viewer=False)
+        self.entity = self.scene.add_entity(gs.morphs.MJCF(file=g1_document()))
+        self.scene.build()
+        e = self.entity
+        self.qs = {name: e.get_joint(name).qs_idx_local[0] for name in G1_JOINTS}
+        self.ik_dofs = [e.get_joint(name).dofs_idx_local[0] for name in IK_JOINTS]
+        self.links = [e.get_link(HAND_LINK[side]) for side in ("left", "right")]
+        self.points = [np.asarray(HAND_POINT[side]) for side in ("left", "right")]
+        self.feet = [e.get_link(f"{side}_ankle_roll_link") for side in ("left", "right")]
+        self.n_qs = e.n_qs
+        self.plan: ReactionPlan | None = None
+        self.start_offsets: tuple[Vec3, Vec3] | None = None
+        self.standing = self._standing_qpos()
+        self.solution = self.standing.copy()
+        self.arm_qs = [self.qs[n] for n in IK_JOINTS]
+
+    def _standing_qpos(self) -> np.ndarray:
+        qpos = np.zeros(self.n_qs)
+        qpos[3] = 1.0
+        for name, value in DEFAULT_POSE.items():
+            qpos[self.qs[name]] = value
+        self.entity.set_qpos(qpos)
+        sole = min(float(_np(foot.get_pos())[2]) for foot in self.feet) - SOLE_BELOW_ANKLE
+        qpos[2] = -sole
+        self.entity.set_qpos(qpos)
+        return qpos
+
+    def hands(self) -> tuple[Vec3, Vec3]:
+        """Hand centres of the posed copy in the robot frame."""
+        out = []
+        for link, point in zip(self.links, self.points, strict=True):
+            pos = _np(link.get_pos()).astype(float)
+            quat = tuple(float(v) for v in _np(link.get_quat()))
+            off = quat_rotate(quat, tuple(point))  # type: ignore[arg-type]
+            out.append((pos[0] + off[0], pos[1] + off[1], pos[2] + off[2]))
+        return out[0], out[1]
+
+    def start(self, plan: ReactionPlan | None) -> None:
+        """A new execution: interpolation starts from the hands of the default pose."""
+        self.plan = plan
+        self.entity.set_qpos(self.standing)
+        origin = robot.HAND_ORIGIN
+        self.start_offsets = tuple(  # type: ignore[assignment]
+            (h[0] - origin[0], h[1] - origin[1], h[2] - origin[2]) for h in self.hands()
+        )
+        self.solution = self.standing.copy()
+
+    def pose(self, state: JointState) -> np.ndarray:
+        """The copy as measured: joints, the base's roll and pitch (not its heading), the lower
+        sole on z = 0 and the pelvis above the origin. Returns its qpos."""
+        qpos = self.standing.copy()
+        qpos[3:7] = _without_yaw(state.imu_quat or (1.0, 0.0, 0.0, 0.0))
+        for name, value in zip(state.names, state.positions, strict=True):
+            if name in self.qs:
+                qpos[self.qs[name]] = value
+        qpos[2] = 0.0
+        self.entity.set_qpos(qpos)
+        sole = min(float(_np(foot.get_pos())[2]) for foot in self.feet) - SOLE_BELOW_ANKLE
+        qpos[2] = -sole
+        self.entity.set_qpos(qpos)
+        return qpos
+
+    def solve(self, left: Vec3, right: Vec3, state: JointState | None = None) -> dict[str, float]:
+        """Arm joints that put the hand centres at these offsets from the hand origin, with
+        the body as measured in ``state`` (default: standing straight)."""
+        origin = robot.HAND_ORIGIN
+        goals = [np.asarray(origin) + np.asarray(hand) for hand in (left, right)]
+        init = self.pose(state) if state is not None else self.standing.copy()
+        init[self.arm_qs] = self.solution[self.arm_qs]  # warm start from the last solution
+        solution = self.entity.inverse_kinematics_multilink(
+            links=self.links,
+            poss=goals,
+            local_points=self.points,
+            init_qpos=init,
+            rot_mask=[False, False, False],
+            dofs_idx_local=self.ik_dofs,
+            max_samples=1,
+            seed=0,
+        )
+        self.solution = _np(solution).astype(float)
+        return {n: float(self.solution[self.qs[n]]) for n in IK_JOINTS}
+
+    def targets(self, state: JointState, t: float) -> tuple[dict[str, float], float]:
+        """Arm joint targets and the knee bend at ``t`` s after the freeze."""
+        plan = self.plan
+        if plan is None or not plan.keyframes:
+            return {}, 0.0
+        if self.start_offsets is None:
+            self.start(plan)
+        left, right, bend = hand_offsets(plan, t, self.start_offsets)
+        return self.solve(left, right, state), bend

@@ -1,0 +1,209 @@
+"""The G1 spine: walking policies, hand keyframe tracking and outcomes from real contacts."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reacthuman import robot
+from reacthuman.brain.plan import Keyframe, ReactionPlan
+from reacthuman.scenes.generate import generate_scene
+from reacthuman.scenes.spec import Family
+from reacthuman.spine.command import JointState
+from reacthuman.spine.controller import make_controller
+from reacthuman.spine.g1 import DEFAULT_POSE, G1_JOINTS, g1_document
+from reacthuman.spine.outcome import STRIKE_IMPULSE, OutcomeJudge, Result
+from reacthuman.spine.policy import HolosomaPolicy, PolicyMissing, UnitreePolicy
+
+MOTION_PT = Path(__file__).resolve().parents[2] / "shared/g1/unitree_rl_gym/motion.pt"
+REST = Keyframe(t=0.5, left_hand=robot.REST_LEFT_HAND, right_hand=robot.REST_RIGHT_HAND)
+
+
+def plan(walking=(0.0, 0.0, 0.0), duration=0.0, keyframes=(REST,)) -> ReactionPlan:
+    return ReactionPlan(
+        object_identified="test",
+        intent="test",
+        confidence=1.0,
+        walking_cmd=walking,
+        walking_duration=duration,
+        keyframes=list(keyframes),
+    )
+
+
+def standing_state(**overrides) -> JointState:
+    values = dict(
+        tick=0,
+        t=0.0,
+        names=G1_JOINTS,
+        positions=tuple(DEFAULT_POSE[n] for n in G1_JOINTS),
+        velocities=(0.0,) * 29,
+        imu_quat=(1.0, 0.0, 0.0, 0.0),
+        imu_gyro=(0.0, 0.0, 0.0),
+    )
+    values.update(overrides)
+    return JointState(**values)
+
+
+def test_the_g1_document_gives_the_rubber_hands_collision_geoms():
+    text = g1_document()
+    for side in ("left", "right"):
+        assert f'class="collision" mesh="{side}_rubber_hand"' in text
+    assert "<keyframe>" not in text and "<light" not in text
+
+
+def test_holosoma_observation_is_laid_out_as_trained():
+    policy = HolosomaPolicy("fastsac")
+    names = list(policy.joint_names)
+    knee = names.index("left_knee_joint")
+    positions = [DEFAULT_POSE[n] for n in G1_JOINTS]
+    positions[G1_JOINTS.index("left_knee_joint")] += 0.1
+    velocities = [0.0] * 29
+    velocities[G1_JOINTS.index("left_knee_joint")] = 2.0
+    state = standing_state(
+        positions=tuple(positions), velocities=tuple(velocities), imu_gyro=(0.4, 0.0, 0.0)
+    )
+    obs = policy.observation(state, (0.5, -0.2, 0.3))[0]
+    assert obs.shape == (100,)
+    assert np.allclose(obs[0:29], 0.0)  # last action
+    assert np.allclose(obs[29:32], [0.1, 0.0, 0.0])  # angular velocity x 0.25
+    assert np.isclose(obs[32], 0.3)  # yaw rate
+    assert np.allclose(obs[33:35], [0.5, -0.2])  # linear velocity command
+    phase = np.array([0.0, math.pi]) + 2 * math.pi / 50
+    phase = np.mod(phase + math.pi, 2 * math.pi) - math.pi
+    assert np.allclose(obs[35:37], np.cos(phase), atol=1e-6)
+    assert np.isclose(obs[37 + knee], 0.1, atol=1e-6)  # joint position minus default
+    assert np.isclose(obs[66 + knee], 0.1, atol=1e-6)  # joint velocity x 0.05
+    assert np.allclose(obs[95:98], [0.0, 0.0, -1.0])  # gravity, standing upright
+    assert np.allclose(obs[98:100], np.sin(phase), atol=1e-6)
+
+
+def test_a_policy_without_its_files_is_named_with_the_fix(tmp_path):
+    with pytest.raises(PolicyMissing, match="scripts/setup.sh"):
+        HolosomaPolicy("fastsac", folder=tmp_path)
+    with pytest.raises(PolicyMissing, match="motion.pt"):
+        UnitreePolicy(None)
+    with pytest.raises(ValueError, match="unknown controller 'g2'"):
+        make_controller("g2")
+    with pytest.raises(ValueError, match="IMU"):
+        HolosomaPolicy("fastsac").act(standing_state(imu_quat=None), (0.0, 0.0, 0.0))
+
+
+def _judge() -> OutcomeJudge:
+    spec = generate_scene(Family.object_drop, 0)
+    return OutcomeJudge(spec.hazard, spec.scene_id, "oracle", "g1-holosoma-fastsac")
+
+
+HANDS = {"left": (0.3, 0.2, 1.0), "right": (0.3, -0.2, 1.0)}
+BASE = (0.0, 0.0, 0.75)
+DT = 1 / 240
+
+
+def test_a_hand_contact_that_holds_the_object_off_the_floor_is_caught():
+    judge = _judge()
+    judge.observe_contacts(
+        0.1, (0.3, 0.2, 1.0), (0, 0, -3), False, HANDS, BASE, {"left_hand": 20.0}, DT
+    )
+    judge.observe_contacts(2.4, (0.3, 0.2, 1.0), (0, 0, 0), False, HANDS, BASE, {"body": 5.0}, DT)
+    outcome = judge.outcome()
+    assert outcome.result is Result.caught and outcome.first_contact.part == "left_hand"
+
+
+def test_a_hand_contact_then_the_floor_is_not_a_catch():
+    judge = _judge()
+    judge.observe_contacts(
+        0.1, (0.3, 0.2, 1.0), (0, 0, -3), False, HANDS, BASE, {"right_hand": 20.0}, DT
+    )
+    judge.observe_contacts(0.5, (0.3, 0.2, 0.0), (0, 0, -3), True, HANDS, BASE, {}, DT)
+    assert judge.outcome().result is Result.clear
+
+
+def test_a_fast_object_on_the_body_strikes_a_slow_one_does_not():
+    judge = _judge()
+    force = STRIKE_IMPULSE / DT * 1.01
+    judge.observe_contacts(
+        0.1, (0.1, 0.0, 1.0), (0.2, 0, 0), False, HANDS, BASE, {"body": force}, DT
+    )
+    assert judge.outcome().result is Result.clear  # pushed at 0.2 m/s: not a strike
+    judge.observe_contacts(
+        0.2, (0.1, 0.0, 1.0), (2.0, 0, 0), False, HANDS, BASE, {"body": force}, DT
+    )
+    judge.observe_contacts(
+        0.3, (0.3, 0.2, 1.0), (0, 0, 0), False, HANDS, BASE, {"left_hand": 9.0}, DT
+    )
+    outcome = judge.outcome()
+    assert outcome.result is Result.struck and outcome.first_contact.part == "body"
+
+
+def test_a_base_below_the_fall_height_is_a_fall():
+    judge = _judge()
+    judge.observe_contacts(1.0, (3, 3, 0), (0, 0, 0), True, HANDS, (0.0, 0.0, 0.3), {}, DT)
+    assert judge.outcome().result is Result.fell
+
+
+@pytest.fixture(scope="module")
+def ground():
+    from reacthuman.sim.proving import ProvingGround
+
+    return ProvingGround()
+
+
+@pytest.fixture(scope="module")
+def g1():
+    return make_controller("g1")
+
+
+def _heading_error(trial) -> float:
+    dx = trial.base[-1][0] - trial.base[0][0]
+    dy = trial.base[-1][1] - trial.base[0][1]
+    return abs(math.atan2(dy, dx))
+
+
+@pytest.mark.genesis
+@pytest.mark.slow
+def test_the_g1_walks_2_m_in_5_s_at_half_a_metre_per_second(ground, g1):
+    trial = ground.trial(g1, plan((0.5, 0.0, 0.0), 5.0), 5.0)
+    assert not trial.fell
+    assert trial.distance >= 2.0, trial.distance
+    assert _heading_error(trial) < 0.3
+
+
+@pytest.mark.genesis
+@pytest.mark.slow
+def test_the_g1_stands_10_s_under_a_zero_command(ground, g1):
+    trial = ground.trial(g1, None, 10.0)
+    assert not trial.fell
+    assert min(p[2] for p in trial.base) > 0.65
+    assert trial.distance < 0.5
+
+
+@pytest.mark.genesis
+@pytest.mark.slow
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_a_hand_reaches_a_target_40_cm_in_front_of_the_chest_within_3_cm(ground, g1, side):
+    sign = 1.0 if side == "left" else -1.0
+    target = (0.4, sign * 0.1, 0.0)
+    left = target if side == "left" else robot.REST_LEFT_HAND
+    right = target if side == "right" else robot.REST_RIGHT_HAND
+    trial = ground.trial(
+        g1, plan(keyframes=[Keyframe(t=1.0, left_hand=left, right_hand=right)]), 2.5
+    )
+    base, yaw = trial.base[-1], trial.yaw[-1]
+    o = robot.HAND_ORIGIN
+    p = (o[0] + target[0], o[1] + target[1], o[2] + target[2])
+    c, s = math.cos(yaw), math.sin(yaw)
+    goal = (base[0] + c * p[0] - s * p[1], base[1] + s * p[0] + c * p[1], p[2])
+    assert math.dist(trial.hands[-1][side], goal) <= 0.03
+    assert not trial.fell
+
+
+@pytest.mark.genesis
+@pytest.mark.slow
+@pytest.mark.skipif(not MOTION_PT.is_file(), reason="../shared/g1/unitree_rl_gym/motion.pt absent")
+def test_unitrees_motion_policy_walks_the_29_dof_g1(ground):
+    unitree = make_controller("g1-unitree-motion", str(MOTION_PT))
+    trial = ground.trial(unitree, plan((0.5, 0.0, 0.0), 5.0), 5.0)
+    assert not trial.fell
+    assert trial.distance >= 2.0, trial.distance
