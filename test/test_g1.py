@@ -207,3 +207,47 @@ def test_unitrees_motion_policy_walks_the_29_dof_g1(ground):
     trial = ground.trial(unitree, plan((0.5, 0.0, 0.0), 5.0), 5.0)
     assert not trial.fell
     assert trial.distance >= 2.0, trial.distance
+
+
+@pytest.mark.genesis
+@pytest.mark.slow
+def test_a_ball_dropped_into_the_held_out_hand_is_grasped_and_caught(g1):
+    from reacthuman.sim.body import G1Body, add_g1
+    from reacthuman.sim.episode import genesis
+    from reacthuman.sim.execute import steps_of_tick
+    from reacthuman.sim.settings import DT as STEP
+
+    gs = genesis()
+    scene = gs.Scene(sim_options=gs.options.SimOptions(dt=STEP), show_viewer=False)
+    floor = scene.add_entity(gs.morphs.Plane())
+    body = G1Body(add_g1(scene, gs, (0.0, 0.0, 0.0), 0.0))
+    ball = scene.add_entity(gs.morphs.Sphere(radius=0.04, pos=(5.0, 5.0, 0.04)))
+    scene.build()
+    body.stand_up()
+    held_out = Keyframe(t=0.8, left_hand=(0.3, 0.1, -0.15), right_hand=robot.REST_RIGHT_HAND)
+    g1.start(plan(keyframes=[held_out]), (0.0, 0.0, 0.0), 0.0)
+    judge = _judge()
+    for tick in range(150):
+        if tick == 60:
+            hand = body.hand_points()["left"]
+            ball.set_pos(np.asarray([hand[0], hand[1], hand[2] + 0.3]))
+            ball.set_dofs_velocity(np.zeros(6))
+        body.apply(g1.command(body.state(tick, tick * 0.02)))
+        for _ in range(steps_of_tick(tick)):
+            scene.step()
+            if tick < 60:
+                continue
+            forces, link = body.touches(ball)
+            on_floor = len(ball.get_contacts(with_entity=floor)["geom_a"]) > 0
+            if link is not None:
+                body.grasp(link, ball, scene)
+            point = tuple(float(v) for v in ball.get_pos())
+            hands = body.hand_points()
+            base, _quat = body.base()
+            judge.observe_contacts(
+                tick * 0.02, point, (0, 0, -1), on_floor, hands, base, forces, STEP
+            )
+    outcome = judge.outcome()
+    assert outcome.result is Result.caught, outcome
+    assert outcome.first_contact.part == "left_hand"
+    assert math.dist(point, body.hand_points()["left"]) < 0.15

@@ -152,6 +152,7 @@ def test_markers_and_transforms_read_back_from_a_bag(graph_run):
     store = get_typestore(Stores.ROS2_KILTED)
     frames, namespaces = set(), set()
     with Reader(bag) as reader:
+        topics = {c.topic for c in reader.connections}
         for connection, _ns, raw in reader.messages():
             if connection.topic == "/tf":
                 msg = store.deserialize_cdr(raw, connection.msgtype)
@@ -163,6 +164,7 @@ def test_markers_and_transforms_read_back_from_a_bag(graph_run):
     assert ("base_link", "left_hand") in frames
     assert ("world", "egocentric_camera_optical") in frames
     assert {"trajectory", "left_hand_plan", "right_hand_plan", "robot"} <= namespaces
+    assert {"/imu", "/joint_states"} <= topics  # the G1's state as the spine received it
 
 
 def test_a_missing_node_is_named_within_seconds(tmp_path):

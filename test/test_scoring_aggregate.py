@@ -158,3 +158,31 @@ def test_results_store_never_duplicates_and_exports_csv_and_jsonl(tmp_path):
     lines = [json.loads(line) for line in jsonl_path.read_text().splitlines()]
     assert [line["scene_id"] for line in lines] == [r.scene_id for r in rows]
     store.close()
+
+
+def test_execution_outcomes_count_against_the_decisions_own_action(tmp_path):
+    from reacthuman.scoring.aggregate import execution_summary
+    from reacthuman.scoring.report import write_report
+    from reacthuman.spine.outcome import Result
+
+    def executed(scene, action, outcome, family=Family.rolling_ball):
+        r = row(scene, "oracle", action, action, family=family)
+        return r.model_copy(update={"outcome": outcome, "controller": "g1-holosoma-fastsac"})
+
+    rows = [
+        executed(0, C, Result.caught),
+        executed(1, C, Result.clear),  # a catch that missed
+        executed(2, D, Result.clear, Family.door_swing),
+        executed(3, D, Result.struck, Family.door_swing),
+        executed(4, N, Result.clear, Family.door_swing),
+        executed(5, D, Result.fell, Family.door_swing),
+        row(6, "oracle", None, D),  # R1: no plan was executed
+    ]
+    summary = execution_summary(rows)
+    assert summary.executed == 6 and summary.intended == 3 and summary.falls == 1
+    assert summary.outcomes == {"caught": 1, "clear": 3, "struck": 1, "fell": 1}
+    md, _page = write_report(rows, tmp_path, "t")
+    text = md.read_text()
+    assert "## Execution outcomes" in text and "g1-holosoma-fastsac" in text
+    assert "| door_swing | 4 | 0 | 1 | 2 | 1 | 50 % (2/4) |" in text
+    assert "| **all** | 6 | 1 | 1 | 3 | 1 | 50 % (3/6) |" in text

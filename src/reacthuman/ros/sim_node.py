@@ -26,6 +26,7 @@ from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import Mailbox, ReactNode
 from reacthuman.runner import Played, bench_scenes, episode_folder, execute_decision, play
+from reacthuman.scenes.geometry import quat_rotate
 from reacthuman.scoring.results import ResultsStore, ScoreRow
 from reacthuman.sim.execute import execution_duration
 from reacthuman.sim.settings import RenderSettings
@@ -70,6 +71,7 @@ class SimNode(ReactNode):
         "videos": False,
         "brain_timeout": 120.0,  # s the brain node may take for a plan
         "command_timeout": 10.0,  # s the spine node may take for one tick's command
+        "first_command_timeout": 120.0,  # s for an execution's first tick (a spine warming up)
         "score_timeout": 30.0,  # s the scorer node may take for a score
         "discovery_timeout": 15.0,  # s to wait for the other nodes at the start
         "required_nodes": [c.BRAIN_NODE, c.SPINE_NODE, c.SCORER_NODE],
@@ -341,12 +343,15 @@ class SimNode(ReactNode):
             if slow:
                 self.clock_pub.publish(convert.clock(ns))
             self.publish_body(state, ns, transforms=slow, body=g1)
-            msg = self.await_mail(("command", ns), command_timeout)
+            wait = command_timeout
+            if state.tick == 0:
+                wait = max(wait, float(self.param("first_command_timeout")))
+            msg = self.await_mail(("command", ns), wait)
             timing["command_wait"] = timing.get("command_wait", 0.0) + time.perf_counter() - asked
             if msg is None:
                 raise NodeMissing(
                     f"{c.SPINE_NODE} did not answer control tick {state.tick} of "
-                    f"{spec.scene_id} within {command_timeout:g} s"
+                    f"{spec.scene_id} within {wait:g} s"
                 )
             return convert.joint_command(msg, state.tick, state.t, None, gains)
 
@@ -393,9 +398,11 @@ def body_transforms(state: CoreJointState, ns: int, body: Any = None) -> list[Tr
     if body is not None:
         (x, y, z), (qw, qx, qy, qz) = body.base()
         out = [convert.transform(c.WORLD_FRAME, c.BASE_FRAME, ns, (x, y, z), (qx, qy, qz, qw))]
+        inverse = (qw, -qx, -qy, -qz)
         for side, point in body.hand_points().items():
+            local = quat_rotate(inverse, (point[0] - x, point[1] - y, point[2] - z))
             out.append(
-                convert.transform(c.WORLD_FRAME, f"{side}_hand", ns, point, (0.0, 0.0, 0.0, 1.0))
+                convert.transform(c.BASE_FRAME, f"{side}_hand", ns, local, (0.0, 0.0, 0.0, 1.0))
             )
         return out
     q = dict(zip(state.names, state.positions, strict=True))

@@ -40,6 +40,9 @@ class SpineNode(ReactNode):
         self.imus: dict[int, Imu] = {}  # by stamp: a G1 state waits for its IMU
         self.create_subscription(Imu, c.IMU, self._on_imu, c.STREAM)
         self.create_subscription(JointState, c.JOINT_STATES, self._on_state, c.STREAM)
+        prepare = getattr(self.controller, "prepare", None)
+        if prepare is not None:  # load models now rather than during the first execution
+            prepare()
 
     def _on_imu(self, msg: Imu) -> None:
         ns = convert.ns_of(msg.header.stamp)

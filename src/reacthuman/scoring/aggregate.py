@@ -171,3 +171,44 @@ def paired_comparison(rows: Sequence[ScoreRow], a: str, b: str, seed: int = SEED
         "a_only_right": sum(d > 0 for d in diffs),
         "b_only_right": sum(d < 0 for d in diffs),
     }
+
+
+# What a competent execution of each action ends as: a catch holds the object, a dodge and
+# staying put leave the robot untouched.
+INTENDED_OUTCOME = {
+    Action.EXECUTE_CATCH: "caught",
+    Action.TRIGGER_DODGE: "clear",
+    Action.NO_ACTION: "clear",
+}
+
+
+class ExecutionSummary(BaseModel):
+    """How executed decisions ended: counts per outcome and the share that ended as their
+    own action intends (decisions without an executed plan, R1, are left out)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    executed: int
+    outcomes: dict[str, int]
+    intended: int
+    falls: int
+
+    @property
+    def intended_share(self) -> float | None:
+        return self.intended / self.executed if self.executed else None
+
+
+def execution_summary(rows: Iterable[ScoreRow]) -> ExecutionSummary:
+    executed = [r for r in rows if r.outcome is not None and r.action is not None]
+    outcomes = Counter(r.outcome.value for r in executed)  # type: ignore[union-attr]
+    intended = sum(
+        1
+        for r in executed
+        if r.outcome.value == INTENDED_OUTCOME[r.action]  # type: ignore[index,union-attr]
+    )
+    return ExecutionSummary(
+        executed=len(executed),
+        outcomes=dict(outcomes),
+        intended=intended,
+        falls=outcomes.get("fell", 0),
+    )

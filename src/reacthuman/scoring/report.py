@@ -19,6 +19,7 @@ from reacthuman.scoring.aggregate import (
     Stat,
     band_consistency,
     by,
+    execution_summary,
     majority_vote,
     paired_comparison,
     stat,
@@ -178,6 +179,43 @@ def _save(fig, path: Path) -> str:  # noqa: ANN001
     return path.name
 
 
+def _execution_section(rows: Sequence[ScoreRow], brains: list[str]) -> list[str]:
+    """Per brain and family: how executions ended on the body, and the share that ended as
+    the decision's own action intends (catch: caught; dodge, no action: clear)."""
+    if not any(r.outcome is not None for r in rows):
+        return []
+    controllers = sorted({r.controller for r in rows if r.controller})
+    lines = [
+        "",
+        "## Execution outcomes",
+        "",
+        f"Every plan executed by {', '.join(controllers) or 'the spine'} from the freeze. "
+        "As intended: a catch ends caught, a dodge or no action ends clear; R1 decisions are "
+        "not executed plans and are left out.",
+        "",
+    ]
+    header = ["brain", "family", "executed", "caught", "struck", "clear", "fell", "as intended"]
+    table: list[list[str]] = []
+    for brain in brains:
+        mine = [r for r in rows if r.brain == brain]
+        groups = [(f.value, [r for r in mine if r.family is f]) for f in Family]
+        for name, group in [*groups, ("all", mine)]:
+            s = execution_summary(group)
+            if not s.executed:
+                continue
+            share = s.intended_share
+            table.append(
+                [
+                    label(brain),
+                    f"**{name}**" if name == "all" else name,
+                    str(s.executed),
+                    *(str(s.outcomes.get(k, 0)) for k in ("caught", "struck", "clear", "fell")),
+                    "n/a" if share is None else f"{100 * share:.0f} % ({s.intended}/{s.executed})",
+                ]
+            )
+    return lines + _table(header, table)
+
+
 def write_report(
     rows: Sequence[ScoreRow], out: Path, title: str, problems: Sequence[str] = ()
 ) -> tuple[Path, Path]:
@@ -250,6 +288,7 @@ def write_report(
         lambda r, f: r.family is f,
         skip_empty=True,
     )
+    lines += _execution_section(rows, brains)
     lines += ["", "## SAA per speed band (%)", ""]
     lines += _saa_table(
         per,

@@ -73,6 +73,11 @@ class G1Controller:
                 gains[name] = ARM_GAINS if name in IK_JOINTS else WRIST_GAINS
         self._fixed_gains = gains
 
+    def prepare(self) -> None:
+        """Build the hand tracker's kinematic model now (seconds; Genesis) instead of at the
+        first plan that moves the hands."""
+        _ = self.tracker
+
     @property
     def tracker(self) -> HandTracker:
         if self._tracker is None:
