@@ -34,6 +34,7 @@ def main() -> None:
     parser.add_argument("--policy-path")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--episodes", type=int, default=17, help="default-set episodes (0: none)")
     args = parser.parse_args()
 
     from reacthuman.sim.proving import ProvingGround
@@ -62,8 +63,39 @@ def main() -> None:
         physics = statistics.median(t.physics_s for t in trials) / ticks * 1000
         control = statistics.median(t.control_s for t in trials) / ticks * 1000
         print(f"{name:<20}{rtf:>7.2f}{physics:>17.2f}{control:>17.2f}{trials[0].distance:>12.2f}")
+    if args.episodes:
+        episodes(controller, args.episodes)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {peak:.0f} MB")
+
+
+def episodes(controller, count: int) -> None:  # noqa: ANN001 - a Controller
+    """Real episodes of the default set (scene objects, furniture, the G1): the oracle's plan
+    executed from the freeze; execution only (the window's rendering is not counted)."""
+    from reacthuman.brain.baselines import oracle_plan
+    from reacthuman.brain.client import Decision
+    from reacthuman.runner import bench_scenes, execute_decision, play
+    from reacthuman.sim.episode import Simulator
+    from reacthuman.sim.execute import execution_duration
+    from reacthuman.sim.settings import RenderSettings
+
+    simulator = Simulator()
+    settings = RenderSettings(width=320, height=180)
+    print(f"{'episode':<26}{'executed s':>11}{'wall s':>8}{'RTF':>7}  outcome")
+    ratios = []
+    for spec in bench_scenes("default", count):
+        played = play(simulator, spec, settings, controller)
+        plan = oracle_plan(played.truth, spec.observer.pos, spec.observer.yaw)
+        decision = Decision(scene_id=spec.scene_id, brain="oracle", plan=plan)
+        started = time.perf_counter()
+        outcome = execute_decision(played, decision, controller)
+        wall = time.perf_counter() - started
+        seconds = execution_duration(played.episode)
+        simulator.destroy(played.episode)
+        ratios.append(seconds / wall)
+        rtf = seconds / wall
+        print(f"{spec.scene_id:<26}{seconds:>11.2f}{wall:>8.2f}{rtf:>7.2f}  {outcome.result.value}")
+    print(f"median RTF over {len(ratios)} episodes: {statistics.median(ratios):.2f}")
 
 
 if __name__ == "__main__":

@@ -251,3 +251,13 @@ def test_a_ball_dropped_into_the_held_out_hand_is_grasped_and_caught(g1):
     assert outcome.result is Result.caught, outcome
     assert outcome.first_contact.part == "left_hand"
     assert math.dist(point, body.hand_points()["left"]) < 0.15
+
+
+@pytest.mark.genesis
+@pytest.mark.slow
+def test_a_full_knee_bend_is_a_crouch_the_policy_stands_in(ground, g1):
+    low = Keyframe(t=1.0, left_hand=(0.3, 0.15, -0.4), right_hand=(0.3, -0.15, -0.4), knee_bend=1.0)
+    trial = ground.trial(g1, plan(keyframes=[low]), 4.0)
+    assert not trial.fell
+    assert trial.base[0][2] - trial.base[-1][2] > 0.12  # the pelvis came down
+    assert trial.distance < 0.3

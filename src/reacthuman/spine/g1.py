@@ -85,11 +85,18 @@ def g1_folder() -> Path:
 
 @functools.cache
 def g1_document() -> str:
-    """Menagerie's g1.xml, adapted for a benchmark scene (module docstring)."""
+    """Menagerie's g1.xml, adapted for a benchmark scene (module docstring): the pelvis at
+    the entity's position."""
     folder = g1_folder()
     text = (folder / "g1.xml").read_text()
     text = text.replace('meshdir="assets"', f'meshdir="{folder / "assets"}"')
     text = re.sub(r"\s*<light [^>]*/>", "", text)
+    # The pelvis sits where the entity is placed (upstream it is 0.793 m above the origin,
+    # which Genesis would add to the entity's position).
+    pelvis = '<body name="pelvis" pos="0 0 0.793"'
+    if pelvis not in text:
+        raise BodyMissing("g1.xml has no pelvis at 0.793 m: unexpected model version")
+    text = text.replace(pelvis, '<body name="pelvis" pos="0 0 0"')
     text = re.sub(r"\s*<keyframe>.*?</keyframe>", "", text, flags=re.S)
     for side in ("left", "right"):
         pattern = re.compile(rf'(\s*)(<geom [^>]*class="visual" mesh="{side}_rubber_hand"/>)')
