@@ -42,6 +42,14 @@ pip() {
 }
 
 if [[ ! -x $venv/bin/python ]]; then
+  # A full disk otherwise surfaces as pip's "[Errno 28] No space left on device" mid-install.
+  free_gb=$(($(df -Pk . | awk 'NR == 2 {print $4}') / 1024 / 1024))
+  if ((free_gb < 7)); then
+    echo "setup: only ${free_gb} GB free on $(df -P . | awk 'NR == 2 {print $6}'); the venv" \
+      "needs about 7 GB while installing (torch, Genesis, ROS 2 wheels, the G1). Free some" \
+      "space and rerun." >&2
+    exit 1
+  fi
   python=${PYTHON:-python3.11}
   echo "setup: creating .venv with $python"
   "$python" -m venv "$venv"

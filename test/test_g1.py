@@ -261,3 +261,21 @@ def test_a_full_knee_bend_is_a_crouch_the_policy_stands_in(ground, g1):
     assert not trial.fell
     assert trial.base[0][2] - trial.base[-1][2] > 0.12  # the pelvis came down
     assert trial.distance < 0.3
+
+
+def test_the_robot_description_is_the_simulated_g1():
+    import xml.etree.ElementTree as ET
+
+    from reacthuman.ros.sim_node import STANDIN_URDF, robot_description
+
+    urdf = ET.fromstring(robot_description("g1"))
+    revolute = [j for j in urdf.findall("joint") if j.get("type") == "revolute"]
+    assert sorted(j.get("name") for j in revolute) == sorted(G1_JOINTS)  # /joint_states names
+    meshes = [m.get("filename") for m in urdf.iter("mesh")]
+    assert meshes and all(Path(m.removeprefix("file://")).is_file() for m in meshes)
+    knee = next(j for j in revolute if j.get("name") == "left_knee_joint")
+    assert knee.find("limit").get("lower") == "-0.087267"
+    assert {"base_link", "pelvis", "left_wrist_yaw_link"} <= {
+        x.get("name") for x in urdf.iter("link")
+    }
+    assert robot_description("kinematic-stand-in") == STANDIN_URDF

@@ -101,7 +101,7 @@ class SimNode(ReactNode):
         self.create_subscription(JointState, c.JOINT_COMMAND, self._on_command, c.STREAM)
         self.create_subscription(String, c.SCORE, self._on_score, c.EVENTS)
         self.create_service(Trigger, c.STOP_SERVICE, self._on_stop)
-        self.description_pub.publish(String(data=STANDIN_URDF))
+        self.description_pub.publish(String(data=robot_description(str(self.param("controller")))))
         self.episodes_done = 0
         # The executor that serves this node, spun by the thread that runs the episodes
         # while it waits (no hand-over between threads on the lock-step's critical path);
@@ -380,6 +380,16 @@ class SimNode(ReactNode):
         if self.on_row is not None:
             self.on_row(row)
         return end_ns + convert.NS  # a second of clock between episodes
+
+
+def robot_description(controller: str) -> str:
+    """URDF of the body the controller drives: the G1 (converted from the simulated MJCF)
+    or the kinematic stand-in's."""
+    if controller.startswith("g1"):
+        from reacthuman.spine.urdf import g1_urdf
+
+        return g1_urdf()
+    return STANDIN_URDF
 
 
 def _standard_tf_publisher(node: ReactNode) -> Any:

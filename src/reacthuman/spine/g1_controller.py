@@ -93,8 +93,8 @@ class G1Controller:
     @property
     def tracking(self) -> bool:
         """Whether the plan puts a hand anywhere but at rest. Hands at rest leave the arms
-        to the walking policy, which swings them as it was trained to (holosoma walks
-        0.3-0.5 m/s slower with its arms held, BENCHMARKS.md)."""
+        to the walking policy, which swings them as it was trained to (holosoma walked
+        about a quarter slower with its arms held, BENCHMARKS.md)."""
         if self.plan is None:
             return False
         rest = (robot.REST_LEFT_HAND, robot.REST_RIGHT_HAND)
