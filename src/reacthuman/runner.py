@@ -162,9 +162,10 @@ class ExecutionVideo:
         self.ticks = 0
 
     def on_tick(self, command: JointCommand, t: float) -> None:
+        from reacthuman.sim.episode import as_numpy
+
         if self.ticks % (50 // VIDEO_FPS) == 0:
-            frame = self.camera.render(rgb=True)[0]
-            self.writer.append_data(np.asarray(frame.cpu() if hasattr(frame, "cpu") else frame))
+            self.writer.append_data(as_numpy(self.camera.render(rgb=True)[0]))
         self.ticks += 1
 
     def close(self) -> None:

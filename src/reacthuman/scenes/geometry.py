@@ -55,6 +55,12 @@ def quat_from_yaw(yaw: float) -> Quat:
     return quat_from_axis_angle((0.0, 0.0, 1.0), yaw)
 
 
+def quat_yaw(q: Quat) -> float:
+    """The heading (rotation about z) of a (w, x, y, z) quaternion."""
+    w, x, y, z = q
+    return math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
+
+
 def quat_mul(a: Quat, b: Quat) -> Quat:
     aw, ax, ay, az = a
     bw, bx, by, bz = b

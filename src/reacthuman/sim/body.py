@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from reacthuman.scenes.geometry import Vec3, quat_rotate
+from reacthuman.scenes.geometry import Vec3, quat_from_yaw, quat_rotate
+from reacthuman.sim.episode import as_numpy as _np
 from reacthuman.spine.command import JointCommand, JointState
 from reacthuman.spine.g1 import (
     DEFAULT_POSE,
@@ -26,26 +27,13 @@ GRASP_MAX_MASS = 1.5  # kg a G1 hand holds (Unitree: about 2 kg payload per arm)
 GRASP_MAX_SIZE = 0.35  # m, the longest side of an object a hand closes around
 
 
-def _np(x: Any) -> np.ndarray:
-    return x.cpu().numpy() if hasattr(x, "cpu") else np.asarray(x)
-
-
-def yaw_quat(yaw: float) -> tuple[float, float, float, float]:
-    return (float(np.cos(yaw / 2)), 0.0, 0.0, float(np.sin(yaw / 2)))
-
-
-def quat_yaw(quat: tuple[float, float, float, float]) -> float:
-    w, x, y, z = quat
-    return float(np.arctan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z)))
-
-
 def add_g1(scene: Any, gs: Any, pos: Vec3, yaw: float) -> Any:
     """Add the G1 standing at ``pos`` (floor point between its feet), facing ``yaw``."""
     return scene.add_entity(
         gs.morphs.MJCF(
             file=g1_document(),
             pos=(pos[0], pos[1], pos[2] + PELVIS_HEIGHT),
-            quat=yaw_quat(yaw),
+            quat=quat_from_yaw(yaw),
         ),
     )
 

@@ -79,8 +79,12 @@ def genesis() -> Any:
     return _GS
 
 
-def _np(x: Any) -> np.ndarray:
+def as_numpy(x: Any) -> np.ndarray:
+    """A Genesis tensor (or anything array-like) as a NumPy array."""
     return x.cpu().numpy() if hasattr(x, "cpu") else np.asarray(x)
+
+
+_np = as_numpy
 
 
 @dataclass

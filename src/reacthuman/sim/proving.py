@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reacthuman.brain.plan import ReactionPlan
+from reacthuman.scenes.geometry import quat_yaw
 from reacthuman.sim.body import G1Body, add_g1
 from reacthuman.sim.execute import steps_of_tick
 from reacthuman.sim.settings import DT
@@ -73,7 +74,6 @@ class ProvingGround:
             pos, quat = self.body.base()
             out.base.append(pos)
             out.hands.append(self.body.hand_points())
-            w, x, y, z = quat
-            out.yaw.append(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
+            out.yaw.append(quat_yaw(quat))
         out.wall_s = time.perf_counter() - started
         return out

@@ -12,14 +12,12 @@ It needs only the joint state and the IMU, as on a physical G1.
 
 from __future__ import annotations
 
-import math
-from typing import Any
-
 import numpy as np
 
 from reacthuman import robot
 from reacthuman.brain.plan import ReactionPlan
-from reacthuman.scenes.geometry import Vec3, quat_rotate
+from reacthuman.scenes.geometry import Vec3, quat_from_yaw, quat_mul, quat_rotate, quat_yaw
+from reacthuman.sim.episode import as_numpy
 from reacthuman.spine.command import JointState
 from reacthuman.spine.g1 import (
     ARM_JOINTS,
@@ -34,10 +32,7 @@ from reacthuman.spine.standin import hand_offsets
 
 def _without_yaw(quat: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
     """The base orientation with its heading removed (roll and pitch kept)."""
-    w, x, y, z = quat
-    yaw = math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
-    c, s = math.cos(-yaw / 2), math.sin(-yaw / 2)  # q_yaw(-yaw) * quat
-    return (c * w - s * z, c * x - s * y, c * y + s * x, c * z + s * w)
+    return quat_mul(quat_from_yaw(-quat_yaw(quat)), quat)
 
 
 IK_JOINTS: tuple[str, ...] = tuple(
@@ -45,10 +40,6 @@ IK_JOINTS: tuple[str, ...] = tuple(
 )
 SOLE_BELOW_ANKLE = 0.035  # m from the ankle-roll link's origin down to the sole
 CROUCH_MAX = 0.3  # rad of hip and ankle pitch (twice at the knee) at knee_bend = 1
-
-
-def _np(x: Any) -> np.ndarray:
-    return x.cpu().numpy() if hasattr(x, "cpu") else np.asarray(x)
 
 
 def crouch_offsets(knee_bend: float) -> dict[str, float]:
@@ -92,7 +83,7 @@ class HandTracker:
         for name, value in DEFAULT_POSE.items():
             qpos[self.qs[name]] = value
         self.entity.set_qpos(qpos)
-        sole = min(float(_np(foot.get_pos())[2]) for foot in self.feet) - SOLE_BELOW_ANKLE
+        sole = min(float(as_numpy(foot.get_pos())[2]) for foot in self.feet) - SOLE_BELOW_ANKLE
         qpos[2] = -sole
         self.entity.set_qpos(qpos)
         return qpos
@@ -101,8 +92,8 @@ class HandTracker:
         """Hand centres of the posed copy in the robot frame."""
         out = []
         for link, point in zip(self.links, self.points, strict=True):
-            pos = _np(link.get_pos()).astype(float)
-            quat = tuple(float(v) for v in _np(link.get_quat()))
+            pos = as_numpy(link.get_pos()).astype(float)
+            quat = tuple(float(v) for v in as_numpy(link.get_quat()))
             off = quat_rotate(quat, tuple(point))  # type: ignore[arg-type]
             out.append((pos[0] + off[0], pos[1] + off[1], pos[2] + off[2]))
         return out[0], out[1]
@@ -127,7 +118,7 @@ class HandTracker:
                 qpos[self.qs[name]] = value
         qpos[2] = 0.0
         self.entity.set_qpos(qpos)
-        sole = min(float(_np(foot.get_pos())[2]) for foot in self.feet) - SOLE_BELOW_ANKLE
+        sole = min(float(as_numpy(foot.get_pos())[2]) for foot in self.feet) - SOLE_BELOW_ANKLE
         qpos[2] = -sole
         self.entity.set_qpos(qpos)
         return qpos
@@ -149,7 +140,7 @@ class HandTracker:
             max_samples=1,
             seed=0,
         )
-        self.solution = _np(solution).astype(float)
+        self.solution = as_numpy(solution).astype(float)
         return {n: float(self.solution[self.qs[n]]) for n in IK_JOINTS}
 
     def targets(self, state: JointState, t: float) -> tuple[dict[str, float], float]:
