@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from reacthuman import robot
 from reacthuman.brain.plan import ReactionPlan
 from reacthuman.scenes.geometry import Vec3
@@ -47,6 +45,20 @@ def _clip_command(cmd: tuple[float, float, float]) -> tuple[float, float, float]
     )
 
 
+def moves_hands(plan: ReactionPlan | None) -> bool:
+    """Whether the plan puts a hand anywhere but at rest (or bends the knees). Hands at rest
+    leave the arms to the walking policy, which swings them as it was trained to (holosoma
+    walked about a quarter slower with its arms held, BENCHMARKS.md)."""
+    if plan is None:
+        return False
+    rest = (robot.REST_LEFT_HAND, robot.REST_RIGHT_HAND)
+    return any(
+        math.dist(hand, at_rest) > REST_TOLERANCE
+        for frame in plan.keyframes
+        for hand, at_rest in zip((frame.left_hand, frame.right_hand), rest, strict=True)
+    ) or any(frame.knee_bend > 0.0 for frame in plan.keyframes)
+
+
 class G1Controller:
     """The spine of a G1 (module docstring)."""
 
@@ -65,6 +77,7 @@ class G1Controller:
         self._tracker = tracker
         self.plan: ReactionPlan | None = None
         self._tracking_started = False
+        self.tracking = False
         gains: dict[str, tuple[float, float]] = {}
         for name in WAIST_JOINTS:
             gains[name] = WAIST_GAINS
@@ -72,6 +85,7 @@ class G1Controller:
             for name in ARM_JOINTS[side]:
                 gains[name] = ARM_GAINS if name in IK_JOINTS else WRIST_GAINS
         self._fixed_gains = gains
+        self._gains = self._plan_gains()
 
     def prepare(self) -> None:
         """Build the hand tracker's kinematic model now (seconds; Genesis) instead of at the
@@ -89,26 +103,17 @@ class G1Controller:
         self.plan = plan
         self.policy.reset()
         self._tracking_started = False
-
-    @property
-    def tracking(self) -> bool:
-        """Whether the plan puts a hand anywhere but at rest. Hands at rest leave the arms
-        to the walking policy, which swings them as it was trained to (holosoma walked
-        about a quarter slower with its arms held, BENCHMARKS.md)."""
-        if self.plan is None:
-            return False
-        rest = (robot.REST_LEFT_HAND, robot.REST_RIGHT_HAND)
-        return any(
-            math.dist(hand, at_rest) > REST_TOLERANCE
-            for frame in self.plan.keyframes
-            for hand, at_rest in zip((frame.left_hand, frame.right_hand), rest, strict=True)
-        ) or any(frame.knee_bend > 0.0 for frame in self.plan.keyframes)
+        self.tracking = moves_hands(plan)
+        self._gains = self._plan_gains()
 
     def gains(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """PD gains of the 29 joints for the current execution: the policy's on the legs, the
         spine's on the waist and arms (stiffer on the arms while they track keyframes). They
         depend only on the policy and the plan, so the simulator's side of the ROS graph
         derives them from the plan instead of receiving them every tick."""
+        return self._gains
+
+    def _plan_gains(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
         gains = dict(self._fixed_gains)
         tracking = self.tracking
         for name, (_target, kp, kd) in self.policy.upper_body.items():
@@ -157,7 +162,7 @@ class G1Controller:
             tick=state.tick,
             t=t,
             names=G1_JOINTS,
-            positions=tuple(float(np.float64(targets[n])) for n in G1_JOINTS),
+            positions=tuple(float(targets[n]) for n in G1_JOINTS),
             walking_cmd=walking,
             kp=kp,
             kd=kd,
