@@ -8,6 +8,7 @@ explicit offsets rather than the module's struct format.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import struct
 import sys
@@ -262,27 +263,17 @@ def test_a_flipped_bit_changes_the_crc():
 
 def test_unknown_joint_is_named():
     command = full_command()
-    bad = JointCommand(
-        tick=0,
-        t=0.0,
-        names=(*command.names[:-1], "tail_joint"),
-        positions=command.positions,
-        walking_cmd=(0.0, 0.0, 0.0),
-        kp=command.kp,
-        kd=command.kd,
-    )
+    bad = dataclasses.replace(command, names=(*command.names[:-1], "tail_joint"))
     with pytest.raises(ValueError, match="unknown joint 'tail_joint'"):
         lowcmd_fields(bad, mode_machine=5)
 
 
 def test_missing_joint_is_named():
     command = full_command()
-    short = JointCommand(
-        tick=0,
-        t=0.0,
+    short = dataclasses.replace(
+        command,
         names=command.names[1:],
         positions=command.positions[1:],
-        walking_cmd=(0.0, 0.0, 0.0),
         kp=command.kp[1:],
         kd=command.kd[1:],
     )
@@ -292,13 +283,7 @@ def test_missing_joint_is_named():
 
 def test_missing_gains_are_refused():
     command = full_command()
-    kinematic = JointCommand(
-        tick=0,
-        t=0.0,
-        names=command.names,
-        positions=command.positions,
-        walking_cmd=(0.0, 0.0, 0.0),
-    )
+    kinematic = dataclasses.replace(command, kp=(), kd=())
     with pytest.raises(ValueError, match="missing kp/kd.*kinematic"):
         lowcmd_fields(kinematic, mode_machine=5)
 
