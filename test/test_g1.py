@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,19 @@ from reacthuman.spine.g1 import DEFAULT_POSE, G1_JOINTS, g1_document
 from reacthuman.spine.outcome import STRIKE_IMPULSE, OutcomeJudge, Result
 from reacthuman.spine.policy import HolosomaPolicy, PolicyMissing, UnitreePolicy
 
-MOTION_PT = Path(__file__).resolve().parents[2] / "shared/g1/unitree_rl_gym/motion.pt"
+
+def _motion_pt() -> Path:
+    """Unitree's motion.pt: $REACTHUMAN_UNITREE_POLICY, else ../shared/g1 beside the checkout
+    (or beside /work/main, where a clone elsewhere still finds the team's shared folder)."""
+    configured = os.environ.get("REACTHUMAN_UNITREE_POLICY")
+    if configured:
+        return Path(configured)
+    relative = Path("shared/g1/unitree_rl_gym/motion.pt")
+    candidates = [Path(__file__).resolve().parents[2] / relative, Path("/work") / relative]
+    return next((c for c in candidates if c.is_file()), candidates[0])
+
+
+MOTION_PT = _motion_pt()
 REST = Keyframe(t=0.5, left_hand=robot.REST_LEFT_HAND, right_hand=robot.REST_RIGHT_HAND)
 
 
