@@ -119,6 +119,8 @@ def test_bags_replay_to_the_live_scores(graph_run):
     bags = sorted((root / "graph" / "bags").glob("oracle/*/*/metadata.yaml"))
     assert len(bags) == SCENES
     assert not list((root / "graph" / "bags").glob("**/*.partial"))
+    for bag in bags:  # named after its episode, inside and out
+        assert [f.name for f in bag.parent.glob("*.mcap")] == [f"{bag.parent.name}.mcap"]
     replay = run_cli("replay", "--topics", *(str(b.parent) for b in bags))
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert replay.stdout.count("same as the live score") == SCENES

@@ -97,6 +97,25 @@ def test_the_launch_file_starts_the_graphs_node_list_with_its_parameter_file():
     setup = (ROOT / "setup.py").read_text()
     for entry in NODES:  # every node is an executable the launch file can start
         assert f'"{entry.name}"' in setup
+    # every launch argument overrides a parameter that some node reads from the file, with
+    # that parameter's type (the launch file converts the argument's text to it)
+    in_file = {k: v for entry in NODES for k, v in node_parameters(entry.name).items()}
+    arguments = launch_arguments(tree)
+    for name, (param, kind) in arguments.items():
+        assert param in in_file, name
+        assert type(in_file[param]).__name__ == kind, name
+    assert {"controller", "policy_path", "brain", "base_url", "scenes", "limit"} <= set(arguments)
+
+
+def launch_arguments(tree: ast.Module) -> dict[str, tuple[str, str]]:
+    """The launch file's ``ARGUMENTS = {"name": ("parameter", type), ...}``, types by name."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "ARGUMENTS":
+            return {
+                ast.literal_eval(key): (ast.literal_eval(value.elts[0]), value.elts[1].id)
+                for key, value in zip(node.value.keys, node.value.values, strict=True)
+            }
+    raise AssertionError("launch/bench.launch.py defines no ARGUMENTS")
 
 
 def test_the_launch_file_builds_where_ros2_launch_is_installed():
@@ -111,6 +130,32 @@ def test_the_launch_file_builds_where_ros2_launch_is_installed():
     spec.loader.exec_module(module)
     description = module.generate_launch_description()
     assert len(description.entities) > len(NODES)
+
+    # the nodes get the parameter file, then only the arguments given, typed
+    context = launch.LaunchContext()
+    for action in description.entities:
+        if isinstance(action, launch.actions.DeclareLaunchArgument):
+            context.launch_configurations[action.name] = action.default_value[0].text
+    context.launch_configurations.update(limit="5", videos="True", controller="g1-holosoma-ppo")
+    started = module.start_nodes(context)
+    nodes = [a for a in started if type(a).__name__ == "Node"]
+    assert len(nodes) == len(NODES)
+    from launch_ros.utilities import evaluate_parameters
+
+    # sim_node's values from the file, the arguments on top
+    (values,) = evaluate_parameters(context, nodes[0]._Node__parameters)
+    assert values == {
+        **node_parameters("sim_node"),
+        "limit": 5,
+        "videos": True,
+        "controller": "g1-holosoma-ppo",
+    }
+    context.launch_configurations["limit"] = "five"
+    with pytest.raises(ValueError, match="limit:='five' must be an integer"):
+        module.start_nodes(context)
+    context.launch_configurations.update(limit="", params="/nonexistent.yaml")
+    with pytest.raises(FileNotFoundError, match="params:=/nonexistent.yaml"):
+        module.start_nodes(context)
 
 
 def test_the_rviz_config_shows_the_contracts_topics():

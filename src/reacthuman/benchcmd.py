@@ -155,14 +155,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _progress(row) -> None:  # noqa: ANN001 - ScoreRow
-    outcome = row.outcome.value if row.outcome is not None else "-"
-    action = row.action.value if row.action is not None else "R1"
-    print(
-        f"  {row.brain:<14} {row.scene_id:<24} {action:<14} truth {row.true_action.value:<14} "
-        f"{outcome}",
-        file=sys.stderr,
-        flush=True,
-    )
+    print(f"  {row.summary()}", file=sys.stderr, flush=True)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

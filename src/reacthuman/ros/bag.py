@@ -1,7 +1,8 @@
 """rosbag2 MCAP bags of episodes (written with ``rosbags``, pure Python) and re-scoring one.
 
-A bag is written under ``<name>.partial`` and renamed when the episode's score was recorded,
-so a bag without the suffix is always a finished episode; ``/tf`` is written as standard
+A bag is written under ``.<name>.partial/<name>`` (so its storage file is already
+``<name>.mcap``) and moved to ``<name>`` when the episode's score was recorded, so a bag
+outside a ``.partial`` folder is always a finished episode; ``/tf`` is written as standard
 ``tf2_msgs/msg/TFMessage`` (live it travels as ``geometry_msgs/TransformStamped`` on
 ``/reacthuman/tf``, because tf2_msgs is not published on PyPI).
 """
@@ -33,7 +34,8 @@ class EpisodeBag:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.partial = folder.with_name(folder.name + PARTIAL)
+        self.staging = folder.with_name(f".{folder.name}{PARTIAL}")
+        self.partial = self.staging / folder.name
         self._messages: list[tuple[str, bytes, int]] = []
 
     def write(self, topic: str, raw: bytes, ns: int) -> None:
@@ -46,8 +48,8 @@ class EpisodeBag:
         from rosbags.rosbag2 import StoragePlugin, Writer
 
         store = _typestore()
-        shutil.rmtree(self.partial, ignore_errors=True)
-        self.partial.parent.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(self.staging, ignore_errors=True)
+        self.staging.mkdir(parents=True)
         connections: dict[str, Any] = {}
         with Writer(self.partial, version=9, storage_plugin=StoragePlugin.MCAP) as writer:
             for topic, raw, ns in sorted(self._messages, key=lambda m: m[2]):
@@ -63,6 +65,7 @@ class EpisodeBag:
                 writer.write(connections[name], ns, raw)
         shutil.rmtree(self.folder, ignore_errors=True)
         self.partial.rename(self.folder)
+        self.staging.rmdir()
         self._messages = []
         return self.folder
 
@@ -138,5 +141,7 @@ def find_bags(root: Path) -> list[Path]:
     if (root / "metadata.yaml").is_file():
         return [root]
     return sorted(
-        p.parent for p in root.glob("**/metadata.yaml") if not p.parent.name.endswith(PARTIAL)
+        p.parent
+        for p in root.glob("**/metadata.yaml")
+        if not any(part.endswith(PARTIAL) for part in p.relative_to(root).parts)
     )

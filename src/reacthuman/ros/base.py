@@ -7,6 +7,7 @@ import time
 from collections.abc import Hashable
 from typing import Any
 
+from rclpy.event_handler import PublisherEventCallbacks, SubscriptionEventCallbacks
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
@@ -23,6 +24,11 @@ class ReactNode(Node):
     PARAMETERS: dict[str, Any] = {}
     SIM_TIME = True
     PARAMETER_SERVICES = True  # `ros2 param` on the node (six services in every wait set)
+    # rclpy gives every publisher and subscription two QoS event handlers (incompatible QoS,
+    # incompatible type) that only log a warning, and walks them in Python at every wait:
+    # with ~50 endpoints that is a third of the lock-step's cost per control tick. Nodes on
+    # the 50 Hz path turn them off; a mismatched subscriber still warns on its own side.
+    QOS_EVENT_WARNINGS = True
 
     def __init__(
         self, name: str, overrides: dict[str, Any] | None = None, context: Any = None
@@ -38,6 +44,18 @@ class ReactNode(Node):
         )
         for key, default in {**COMMON_PARAMETERS, **self.PARAMETERS}.items():
             self.declare_parameter(key, default)
+
+    def create_publisher(self, *args: Any, **kwargs: Any) -> Any:
+        if not self.QOS_EVENT_WARNINGS:
+            quiet = PublisherEventCallbacks(use_default_callbacks=False)
+            kwargs.setdefault("event_callbacks", quiet)
+        return super().create_publisher(*args, **kwargs)
+
+    def create_subscription(self, *args: Any, **kwargs: Any) -> Any:
+        if not self.QOS_EVENT_WARNINGS:
+            quiet = SubscriptionEventCallbacks(use_default_callbacks=False)
+            kwargs.setdefault("event_callbacks", quiet)
+        return super().create_subscription(*args, **kwargs)
 
     def param(self, name: str) -> Any:
         return self.get_parameter(name).value

@@ -60,6 +60,7 @@ def stamp_of(raw: bytes) -> int:
 
 
 class RecorderNode(ReactNode):
+    QOS_EVENT_WARNINGS = False  # on the 50 Hz lock-step path (ReactNode)
     PARAMETER_SERVICES = False  # its executor is the simulator's: keep the wait set small
 
     def __init__(self, overrides: dict[str, Any] | None = None, context: Any = None) -> None:

@@ -59,6 +59,7 @@ class NodeMissing(RuntimeError):
 
 
 class SimNode(ReactNode):
+    QOS_EVENT_WARNINGS = False  # on the 50 Hz lock-step path (ReactNode)
     SIM_TIME = False  # it is the clock
     PARAMETERS: dict[str, Any] = {
         "scenes": "default",  # a scene-set folder, or "default" (one scene per family)
@@ -103,6 +104,7 @@ class SimNode(ReactNode):
         self.create_service(Trigger, c.STOP_SERVICE, self._on_stop)
         self.description_pub.publish(String(data=robot_description(str(self.param("controller")))))
         self.episodes_done = 0
+        self.scene_count = 0
         # The executor that serves this node, spun by the thread that runs the episodes
         # while it waits (no hand-over between threads on the lock-step's critical path);
         # None when something else spins the node.
@@ -154,6 +156,12 @@ class SimNode(ReactNode):
             self.executor.spin_once(timeout_sec=min(left, 0.05))
 
     # -- helpers ------------------------------------------------------------------------
+    def log_progress(self, text: str) -> None:
+        """Progress in the node's log when it runs as a process of its own (``ros2 launch``);
+        composed, ``reacthuman bench`` prints it (``on_row``)."""
+        if self.on_row is None:
+            self.get_logger().info(text)
+
     def status(self, state: str, reason: str | None = None) -> c.RunStatus:
         status = c.RunStatus(
             run_id=self.run_id, state=state, episodes=self.episodes_done, reason=reason
@@ -243,6 +251,12 @@ class SimNode(ReactNode):
             str(self.param("controller")), str(self.param("policy_path")) or None
         )
         simulator = Simulator()
+        self.scene_count = len(specs)
+        run_dir = Path(self.param("run_dir"))
+        self.log_progress(
+            f"{len(specs)} scene(s) from {self.param('scenes')} ({len(done)} already scored), "
+            f"brain {brain}, body {body.name}, {settings.width}x{settings.height} -> {run_dir}"
+        )
         self.status("running")
         clock_ns = 0
         for episode, spec in enumerate(specs):
@@ -258,6 +272,10 @@ class SimNode(ReactNode):
             finally:
                 simulator.destroy(played.episode)
             self.episodes_done += 1
+        self.log_progress(
+            f"done: {self.episodes_done} episode(s) scored into {run_dir / 'results.sqlite'}; "
+            f"the report: reacthuman report {run_dir}"
+        )
         return self.status("done")
 
     def _episode(self, episode: int, played: Played, body: Controller, clock_ns: int) -> int:
@@ -379,6 +397,7 @@ class SimNode(ReactNode):
             log.write(json.dumps(self.timings[-1]) + "\n")
         if self.on_row is not None:
             self.on_row(row)
+        self.log_progress(f"[{episode + 1}/{self.scene_count}] {row.summary()}")
         return end_ns + convert.NS  # a second of clock between episodes
 
 

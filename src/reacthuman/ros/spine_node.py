@@ -22,6 +22,7 @@ from reacthuman.spine.controller import make_controller
 
 
 class SpineNode(ReactNode):
+    QOS_EVENT_WARNINGS = False  # on the 50 Hz lock-step path (ReactNode)
     PARAMETERS: dict[str, Any] = {"controller": "g1", "policy_path": ""}
 
     def __init__(self, overrides: dict[str, Any] | None = None, context: Any = None) -> None:

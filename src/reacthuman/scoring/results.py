@@ -26,6 +26,15 @@ class ScoreRow(DecisionScore):
     outcome: Result | None = None  # how the execution ended, where the plan was executed
     controller: str | None = None
 
+    def summary(self) -> str:
+        """One progress line: brain, scene, what it did, what was right, how it ended."""
+        action = self.action.value if self.action is not None else "R1"
+        outcome = self.outcome.value if self.outcome is not None else "-"
+        return (
+            f"{self.brain:<14} {self.scene_id:<24} {action:<14} "
+            f"truth {self.true_action.value:<14} {outcome}"
+        )
+
 
 COLUMNS = list(ScoreRow.model_fields)
 
