@@ -147,9 +147,11 @@ def compose(
     brain: Any = None,
     on_row: Any = None,
 ) -> ComposedRun:
-    """Run the graph's nodes in this process with one multi-threaded executor (what
-    ``reacthuman bench`` does on machines without ROS 2's launch system). Ctrl-C stops after
-    cleaning up: finished episodes keep their results and bags, and a rerun resumes."""
+    """Run the graph's nodes in this process with rclpy executors (what ``reacthuman bench``
+    does on machines without ROS 2's launch system): the simulator, spine and recorder share
+    one that the episode thread spins while it waits; the brain and the scorer have a thread
+    each. Ctrl-C stops after cleaning up: finished episodes keep their results and bags, and
+    a rerun resumes."""
     isolate()
     import rclpy
 
