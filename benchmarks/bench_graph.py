@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -74,11 +76,6 @@ def processes(
     run: Path, limit: int, width: int, height: int, controller: str
 ) -> list[dict[str, float]]:
     """The graph as five processes (what `ros2 launch` starts); the simulator's timings.jsonl."""
-    import json
-    import os
-    import signal
-    import subprocess
-    import sys
 
     from reacthuman.ros.graph import isolate
 
@@ -130,7 +127,7 @@ def report(name: str, episodes: list[dict[str, float]], base: list[dict[str, flo
     print(f"{'':<22} phases (s): {phases}")
 
 
-def in_process(path: str, args: argparse.Namespace, run: Path) -> list[dict[str, float]]:
+def fresh_process(path: str, args: argparse.Namespace, run: Path) -> list[dict[str, float]]:
     """One run of the direct or the composed path, in a fresh Python process."""
     out = run / f"{path}.json"
     command = [sys.executable, __file__, "--path", path, "--out", str(out)]
@@ -178,8 +175,8 @@ def main() -> None:
     for repeat in range(args.repeats):  # interleaved, so that drift on the machine hits all
         with tempfile.TemporaryDirectory() as tmp:
             run = Path(tmp)
-            plain += in_process("direct", args, run)[1:]
-            composed += in_process("composed", args, run)[1:]
+            plain += fresh_process("direct", args, run)[1:]
+            composed += fresh_process("composed", args, run)[1:]
             separate += processes(run / "processes", args.limit, width, height, args.controller)[1:]
         print(f"repeat {repeat + 1}/{args.repeats} done", flush=True)
     print(
