@@ -25,9 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
 from loopback import GOOD, Script, make_handler  # noqa: E402
 
 from reacthuman.brain.client import ModelClient  # noqa: E402
-from reacthuman.brain.run import ModelBrain, decide_all, find_observations  # noqa: E402
+from reacthuman.brain.run import ModelBrain, decide_all  # noqa: E402
 from reacthuman.brain.store import ResponseStore  # noqa: E402
-from reacthuman.observation import CameraInfo, Frame, LegendEntry, Observation, RobotPose  # noqa: E402
+from reacthuman.layout import brain_folder, find_scenes  # noqa: E402
+from reacthuman.observation import CameraInfo, Frame, Observation, RobotPose  # noqa: E402
 from reacthuman.scenes.sets import generate_set  # noqa: E402
 
 
@@ -37,7 +38,7 @@ def make_observations(root: Path, count: int) -> list[Path]:
     _manifest, scenes = generate_set()
     for n, scene in enumerate(scenes[:count]):
         spec = scene.spec
-        folder = root / spec.family.value / spec.scene_id
+        folder = brain_folder(root / spec.family.value / spec.scene_id)
         (folder / "frames").mkdir(parents=True)
         frames = []
         for t in (0.0, 0.15, 0.3, 0.45, 0.6):
@@ -52,11 +53,10 @@ def make_observations(root: Path, count: int) -> list[Path]:
                 frame_times=[0.0, 0.15, 0.3, 0.45, 0.6],
                 frames=frames,
                 cameras=[CameraInfo.of(c, 160, 90) for c in spec.cameras],
-                legend=[LegendEntry(id=o.id, looks_like=o.looks_like) for o in spec.objects],
                 robot=RobotPose(pos=spec.observer.pos, yaw=spec.observer.yaw),
             ).to_json()
         )
-    return find_observations(root)
+    return find_scenes(root)
 
 
 def run(folders: list[Path], url: str, store: ResponseStore, concurrency: int) -> float:

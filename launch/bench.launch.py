@@ -46,6 +46,7 @@ ARGUMENTS = {
     "width": ("width", int),
     "height": ("height", int),
     "frames": ("frames", int),
+    "legend": ("legend", bool),  # the legend ablation (default: frames only)
     "run_dir": ("run_dir", str),
     "brain_timeout": ("brain_timeout", float),
     "controller": ("controller", str),  # sim_node and spine_node alike

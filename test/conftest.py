@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 from loopback import Script, make_handler
 
-from reacthuman.observation import CameraInfo, Frame, LegendEntry, Observation, RobotPose
+from reacthuman.layout import brain_folder
+from reacthuman.observation import CameraInfo, Frame, Observation, RobotPose
 from reacthuman.scenes.sets import Scene, SetManifest, generate_set
 from reacthuman.sim.truth import ground_truth
 
@@ -49,16 +50,17 @@ def server():
 
 @pytest.fixture(scope="session")
 def observed(tmp_path_factory):
-    """Twelve scenes laid out like `reacthuman observe` output, with unique tiny frames and
-    ground truth from each scene's intended motion (no simulator needed)."""
+    """Twelve scenes laid out like `reacthuman observe` output (``reacthuman.layout``), with
+    unique tiny frames and ground truth from each scene's intended motion (no simulator)."""
     import cv2
 
     root = tmp_path_factory.mktemp("observed")
-    # As `reacthuman observe` writes it, spec.json included.
+    # As `reacthuman observe` writes it: the brain's folder, truth and spec beside it.
     _manifest, scenes = generate_set(per_family=1)
     for n, scene in enumerate(scenes[:12]):
         spec = scene.spec
-        folder = root / spec.family.value / spec.scene_id
+        scene_folder = root / spec.family.value / spec.scene_id
+        folder = brain_folder(scene_folder)
         (folder / "frames").mkdir(parents=True)
         frames = []
         for t in (0.0, 0.6):
@@ -74,16 +76,15 @@ def observed(tmp_path_factory):
             frame_times=[0.0, 0.6],
             frames=frames,
             cameras=[CameraInfo.of(c, 64, 36) for c in spec.cameras],
-            legend=[LegendEntry(id=o.id, looks_like=o.looks_like) for o in spec.objects],
             robot=RobotPose(pos=spec.observer.pos, yaw=spec.observer.yaw),
         )
         (folder / "observation.json").write_text(obs.to_json())
-        (folder / "spec.json").write_text(spec.to_json())
+        (scene_folder / "spec.json").write_text(spec.to_json())
         path = spec.intended.path
         samples = [
             (a.t, a.pos, tuple((b.pos[i] - a.pos[i]) / (b.t - a.t) for i in range(3)))
             for a, b in zip(path, path[1:], strict=False)
         ]
         truth = ground_truth(spec, samples, spec.intended.floor_time, 0.1)
-        (folder / "ground_truth.json").write_text(truth.to_json())
+        (scene_folder / "ground_truth.json").write_text(truth.to_json())
     return root

@@ -15,7 +15,8 @@ import pytest
 from loopback import GOOD
 
 from reacthuman.brain.client import ModelClient
-from reacthuman.observation import CameraInfo, Frame, LegendEntry, Observation, RobotPose
+from reacthuman.observation import CameraInfo, Frame, Observation, RobotPose, legend_of
+from reacthuman.scenes.catalogue import default_catalogue
 from reacthuman.scenes.generate import generate_scene
 
 KEY = "fake-test-credential-0123456789abcdef"  # not a real key
@@ -40,7 +41,6 @@ def observation(tmp_path_factory):
         frame_times=[0.0, 0.6],
         frames=frames,
         cameras=[CameraInfo.of(c, 64, 36) for c in spec.cameras],
-        legend=[LegendEntry(id=o.id, looks_like=o.looks_like) for o in spec.objects],
         robot=RobotPose(pos=spec.observer.pos, yaw=spec.observer.yaw),
     )
     return obs, folder
@@ -65,6 +65,28 @@ def test_a_good_reply_is_a_plan_with_usage_and_cost(server, observation):
     assert sent["body"]["temperature"] == 0.0
     images = [p for p in sent["body"]["messages"][1]["content"] if p["type"] == "image_url"]
     assert len(images) == 6 and images[0]["image_url"]["url"].startswith("data:image/png;base64,")
+
+
+def _words(request) -> str:
+    """Everything a request tells the model in words (the images left out)."""
+    system, user = request["body"]["messages"]
+    return system["content"] + "\n".join(p["text"] for p in user["content"] if p["type"] == "text")
+
+
+def test_the_prompt_gives_frames_only_and_a_legend_only_under_the_ablation(server, observation):
+    obs, folder = observation
+    spec = generate_scene("chain_reaction", 0)  # several objects: hazard, trigger, striker
+    server.responses = [("reply", json.dumps(GOOD))] * 2
+    decide(server, observation)
+    decide(server, (obs.model_copy(update={"legend": legend_of(spec)}), folder))
+    plain, ablated = (_words(r) for r in server.requests)
+    assert "Objects in view" not in plain and "object_1" not in plain
+    for obj in default_catalogue().objects:  # not even the example names one
+        assert obj.looks_like not in plain, obj.name
+    for obj in spec.objects:  # the ablation: every object by look, under a neutral id
+        assert obj.looks_like in ablated
+        assert f"- {obj.id}:" not in ablated and f"- {obj.role.value}" not in ablated
+    assert f"- object_{len(spec.objects)}: " in ablated
 
 
 @pytest.mark.parametrize(

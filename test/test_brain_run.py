@@ -1,10 +1,13 @@
-"""Deciding many scenes: baselines like models, the response store, resume after kill -9."""
+"""Deciding many scenes: baselines like models, what a brain is shown, the response store,
+resume after kill -9."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -14,6 +17,16 @@ import time
 import pytest
 from conftest import run_cli
 from loopback import GOOD
+from spies import Spy, SpyOracle
+
+from reacthuman.brain.baselines import catch_plan, dodge_plan, legend_only
+from reacthuman.brain.run import OracleBrain, decide_all
+from reacthuman.brain.store import ResponseStore
+from reacthuman.layout import LayoutError, find_scenes
+from reacthuman.observation import LegendEntry, Observation, RobotPose, legend_of
+from reacthuman.scenes.catalogue import default_catalogue
+from reacthuman.scenes.generate import generate_scene
+from reacthuman.sim.truth import GroundTruth
 
 
 def plans(out):
@@ -21,7 +34,8 @@ def plans(out):
 
 
 @pytest.mark.parametrize(
-    "brain", ["always-dodge", "always-catch", "no-action", "random", "heuristic", "oracle"]
+    "brain",
+    ["always-dodge", "always-catch", "no-action", "random", "legend-only", "heuristic", "oracle"],
 )
 def test_every_baseline_decides_every_scene_and_reruns_from_the_store(observed, tmp_path, brain):
     store = tmp_path / "store.sqlite"
@@ -92,8 +106,6 @@ def test_a_crashing_brain_and_garbage_replies_are_recorded_as_r1(observed, tmp_p
     assert result.returncode == 0 and "12 R1" in result.stdout
     assert all(d["plan"] is None and d["r1_reason"] for d in plans(tmp_path / "o").values())
     broken = tmp_path / "broken"
-    import shutil
-
     shutil.copytree(observed, broken)
     for truth in broken.glob("*/*/ground_truth.json"):
         truth.write_text("{corrupt")
@@ -109,7 +121,9 @@ def test_a_crashing_brain_and_garbage_replies_are_recorded_as_r1(observed, tmp_p
         "--quiet",
     )
     assert result.returncode == 0
-    assert all("the brain failed" in d["r1_reason"] for d in plans(tmp_path / "x").values())
+    reasons = [d["r1_reason"] for d in plans(tmp_path / "x").values()]
+    assert len(reasons) == 12
+    assert all("no ground truth for the oracle" in r and "ground_truth.json" in r for r in reasons)
 
 
 def _scene_of(request) -> str:
@@ -174,3 +188,107 @@ def test_a_run_killed_with_sigkill_resumes_without_repeating_finished_decisions(
     for request in server.requests:
         per_scene[_scene_of(request)] = per_scene.get(_scene_of(request), 0) + 1
     assert len(per_scene) == 12 and max(per_scene.values()) <= 2  # only in-flight ones twice
+
+
+def test_a_brain_is_shown_observation_json_and_frames_and_nothing_else(observed, tmp_path):
+    scenes = find_scenes(observed)
+    assert len(scenes) == 12
+    spy, oracle = Spy(), SpyOracle()
+    store = ResponseStore(tmp_path / "s.sqlite")
+    try:
+        asyncio.run(decide_all(scenes, spy, store))
+        outcomes = asyncio.run(decide_all(scenes, oracle, store))
+    finally:
+        store.close()
+    assert len(spy.seen) == 12
+    assert all(seen == {"observation.json", "frames"} for seen in spy.seen.values())
+    assert all(seen == {"observation.json", "frames"} for seen in oracle.seen.values())
+    for outcome in outcomes:  # the oracle gets the truth beside the folder, as an argument
+        truth = GroundTruth.load(outcome.scene / "ground_truth.json")
+        assert oracle.handed[outcome.decision.scene_id] == truth
+        assert outcome.decision.plan is not None
+
+
+def test_the_oracle_refuses_to_decide_without_being_handed_ground_truth(observed):
+    scene = find_scenes(observed)[0]
+    observation = Observation.load(scene / "observation" / "observation.json")
+    with pytest.raises(ValueError, match="handed no ground truth"):
+        asyncio.run(OracleBrain().decide(observation, scene / "observation"))
+
+
+def test_decide_refuses_an_old_layout_folder_and_says_what_to_do(observed, tmp_path):
+    old = tmp_path / "old"
+    for scene in find_scenes(observed)[:2]:  # an older `reacthuman observe`: all in one folder
+        flat = old / scene.relative_to(observed)
+        shutil.copytree(scene / "observation", flat)
+        for name in ("ground_truth.json", "spec.json"):
+            shutil.copy(scene / name, flat / name)
+    with pytest.raises(LayoutError, match="re-run `reacthuman observe"):
+        find_scenes(old)
+    for target in (old, next(old.glob("*/*"))):
+        out = tmp_path / "o"
+        result = run_cli("decide", str(target), "--brain", "heuristic", "--out", str(out))
+        assert result.returncode == 1
+        assert "ground_truth.json" in result.stderr
+        assert "re-run `reacthuman observe" in result.stderr
+        assert not list((tmp_path / "o").glob("**/plan.json"))
+
+
+def test_one_scene_folder_or_its_brain_folder_can_be_decided(observed, tmp_path):
+    scene = find_scenes(observed)[3]
+    assert find_scenes(scene) == [scene]
+    assert find_scenes(scene / "observation") == [scene]
+    root = tmp_path / "obs"
+    shutil.copytree(scene, root / "f" / "s")
+    shutil.copytree(scene, root / "f" / ".s.partial")  # an interrupted export's staging
+    assert find_scenes(root) == [root / "f" / "s"]
+
+
+def test_legend_only_without_a_legend_decides_exactly_like_always_dodge(observed, tmp_path):
+    decided = {}
+    for brain in ("legend-only", "always-dodge"):
+        result = run_cli(
+            "decide", str(observed), "--brain", brain, "--out", str(tmp_path / brain),
+            "--store", str(tmp_path / "s.sqlite"), "--quiet",
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        decided[brain] = {k: v["plan"] for k, v in plans(tmp_path / brain).items()}
+    assert len(decided["legend-only"]) == 12
+    assert decided["legend-only"] == decided["always-dodge"]
+
+
+def _with_legend(*looks: str) -> Observation:
+    return Observation(
+        scene_id="s",
+        window=0.6,
+        frame_times=[],
+        frames=[],
+        cameras=[],
+        robot=RobotPose(pos=(0.0, 0.0, 0.0), yaw=0.0),
+        legend=[LegendEntry(id=f"object_{n}", looks_like=t) for n, t in enumerate(looks, 1)],
+    )
+
+
+def test_legend_only_takes_each_description_for_the_genuine_object_that_looks_so():
+    catalogue = default_catalogue()
+    look = {o.name: o.looks_like for o in catalogue.objects}
+    safe = next(o for o in catalogue.objects if o.name == "tennis_ball")
+    assert not safe.adversarial and safe.graspable and not safe.hazards.active()
+    assert legend_only(_with_legend(look["tennis_ball"])) == catch_plan()
+    assert legend_only(_with_legend(look["chef_knife"])) == dodge_plan()  # sharp
+    assert legend_only(_with_legend(look["tennis_ball"], look["chef_knife"])) == dodge_plan()
+    # A look-alike reads as what it imitates: the foam anvil is dodged, the steel apple caught.
+    assert legend_only(_with_legend(look["foam_anvil"])) == dodge_plan()
+    assert legend_only(_with_legend(look["steel_apple"])) == catch_plan()
+    assert legend_only(_with_legend("a shimmering thing from another world")) == dodge_plan()
+    assert legend_only(_with_legend()) == dodge_plan()
+
+
+def test_legend_ids_are_neutral_and_ordered_by_description():
+    spec = generate_scene("chain_reaction", 0)
+    assert len(spec.objects) > 1
+    legend = legend_of(spec)
+    assert [e.id for e in legend] == [f"object_{n}" for n in range(1, len(spec.objects) + 1)]
+    assert [e.looks_like for e in legend] == sorted(o.looks_like for o in spec.objects)
+    roles = {o.id for o in spec.objects} | {o.role.value for o in spec.objects}
+    assert not roles & {e.id for e in legend}

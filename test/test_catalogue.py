@@ -121,3 +121,19 @@ def test_unreadable_and_malformed_files_name_the_file(tmp_path):
 def test_unknown_object_lookup_names_it():
     with pytest.raises(KeyError, match="flying_saucer"):
         default_catalogue().get("flying_saucer")
+
+
+def test_the_readme_publishes_every_objects_label_rule():
+    """The per-object table in README.md is what `reacthuman catalogue --markdown` prints, so
+    it cannot drift from the catalogue or the label rule."""
+    from conftest import REPO, run_cli
+
+    printed = run_cli("catalogue", "--markdown")
+    assert printed.returncode == 0, printed.stderr
+    table = printed.stdout.strip()
+    assert table in (REPO / "README.md").read_text()
+    rows = table.splitlines()[2:]
+    assert len(rows) == len(default_catalogue())
+    plate = next(r for r in rows if r.startswith("| ceramic_plate |"))
+    assert "catch, unless" in plate
+    assert "dodge (sharp)" in next(r for r in rows if r.startswith("| chef_knife |"))

@@ -9,13 +9,20 @@ import pytest
 from reacthuman.scenes.cameras import ASPECT
 from reacthuman.scenes.catalogue import default_catalogue
 from reacthuman.scenes.families import REGISTRY
-from reacthuman.scenes.generate import GenerationError, generate_scene, schedule
+from reacthuman.scenes.generate import (
+    DEFAULT_ADVERSARIAL_RATE,
+    MIN_SPEED_RATIO,
+    GenerationError,
+    generate_scene,
+    schedule,
+)
 from reacthuman.scenes.geometry import box_corners, project, quat_rotate
 from reacthuman.scenes.kinematics import G
 from reacthuman.scenes.labels import Arrival, action_label, provisional_label
+from reacthuman.scenes.moment import DEFAULT_WINDOW, MIN_WINDOW, REACTION_MARGIN
 from reacthuman.scenes.spec import SWEPT_BANDS, Family, FurnitureKind, SceneSpec, SpeedBand
 
-SEEDS_PER_FAMILY = 1000
+SEEDS_PER_FAMILY = 240  # 60 groups of a swept family
 GRAVITY_PACED = {
     Family.hanging_fall,
     Family.ceiling_drop,
@@ -32,7 +39,7 @@ def test_all_17_families_are_registered_twelve_swept_five_gravity_paced():
 
 
 @pytest.mark.parametrize("family", list(Family), ids=lambda f: f.value)
-def test_a_thousand_seeds_validate_round_trip_and_follow_the_label_rule(family):
+def test_many_seeds_validate_round_trip_and_follow_the_label_rule(family):
     catalogue = default_catalogue()
     for seed in range(SEEDS_PER_FAMILY):
         try:
@@ -49,21 +56,62 @@ def test_a_thousand_seeds_validate_round_trip_and_follow_the_label_rule(family):
         assert hazard.graspable == physics.graspable
         arrival = Arrival(
             reaches_observer=spec.intended.reaches_observer,
-            arrival_speed=spec.intended.arrival_speed,
-            arrival_kinetic_energy=spec.intended.arrival_kinetic_energy,
+            peak_speed=spec.intended.peak_speed,
+            peak_kinetic_energy=spec.intended.peak_kinetic_energy,
         )
         assert label is action_label(hazard, arrival)
 
 
+# Scene groups of a family that no design can give a decision moment (the set schedule skips
+# them and moves on): a few objects are hard for some families (a short stack of books
+# collapses too fast to leave a margin after even the shortest window).
+MAX_SKIPPED_GROUPS = {
+    Family.stack_collapse: 0.3,
+    Family.shelf_slide: 0.2,
+    Family.chain_reaction: 0.15,
+}
+
+
 @pytest.mark.parametrize("family", list(Family), ids=lambda f: f.value)
 def test_generation_fails_rarely(family):
+    gravity = family in GRAVITY_PACED
+    groups = 40
     failures = 0
-    for seed in range(200):
+    for group in range(groups):
         try:
-            generate_scene(family, seed)
+            generate_scene(family, group if gravity else 4 * group)
         except GenerationError:
             failures += 1
-    assert failures <= 4  # 2 %
+    assert failures <= MAX_SKIPPED_GROUPS.get(family, 0.1) * groups
+
+
+@pytest.mark.parametrize("family", list(Family), ids=lambda f: f.value)
+def test_every_design_leaves_a_decision_moment(family, default_set):
+    """The designed motion (closed form) starts outside the reach zone, keeps its band's
+    reaction margin after a window of 0.3-0.6 s, and a swept group's arrival speed rises with
+    the band by the design ratio (the simulation checks the same on measured motion)."""
+    _manifest, scenes = default_set
+    mine = [s.spec for s in scenes if s.spec.family is family]
+    for spec in mine:
+        motion = spec.intended
+        assert MIN_WINDOW <= spec.timing.window <= DEFAULT_WINDOW, spec.scene_id
+        if motion.reaction_margin is not None:
+            assert motion.reaction_margin >= REACTION_MARGIN[spec.speed_band], spec.scene_id
+        path = motion.path
+        assert (
+            math.hypot(path[0].pos[0] - spec.observer.pos[0], path[0].pos[1] - spec.observer.pos[1])
+            > 1.2
+            or path[0].pos[2] > 2.0
+        ), spec.scene_id
+    if family in GRAVITY_PACED:
+        return
+    groups: dict[int, list] = {}
+    for spec in mine:
+        groups.setdefault(spec.group, []).append(spec)
+    for group in (g for g in groups.values() if len(g) == 4):
+        speeds = [s.intended.arrival_speed for s in group]
+        assert speeds == sorted(speeds) and speeds[-1] >= MIN_SPEED_RATIO * speeds[0], speeds
+        assert len({provisional_label(s)[0] for s in group}) == 1, group[0].scene_id
 
 
 def test_same_inputs_give_the_same_bytes_and_other_seeds_differ():
@@ -78,21 +126,39 @@ def test_seed_schedule_groups_four_bands_in_swept_families():
     assert schedule("ceiling_drop", 7) == (7, SpeedBand.gravity)
 
 
-BAND_FIELDS = {"scene_id", "seed", "speed_band", "intended", "objects"}
+BAND_FIELDS = {"scene_id", "seed", "speed_band", "intended", "objects", "timing"}
+# thrown_object's thrower stands where the throw arrives in about the same time in every band,
+# so its start (and the cameras that frame it) differ too.
+MOVED_BY_BAND = {Family.thrown_object: {"cameras"}}
+
+
+def _groups(family: Family, count: int) -> list[list]:
+    """The first ``count`` swept scene groups of a family that generate (the set schedule
+    skips the few that no design can give a decision moment)."""
+    groups = []
+    for group in range(4 * count):
+        try:
+            groups.append([generate_scene(family, 4 * group + i) for i in range(4)])
+        except GenerationError:
+            continue
+        if len(groups) == count:
+            return groups
+    raise AssertionError(f"{family.value}: fewer than {count} groups generate")
 
 
 @pytest.mark.parametrize(
     "family", [f for f in Family if f not in GRAVITY_PACED], ids=lambda f: f.value
 )
 def test_bands_of_a_group_differ_only_in_speed(family):
-    for group in range(3):
-        specs = [generate_scene(family, 4 * group + i) for i in range(4)]
+    for specs in _groups(family, 3):
         assert [s.speed_band for s in specs] == list(SWEPT_BANDS)
         base = specs[0].model_dump()
         speeds = []
         for spec in specs:
             dump = spec.model_dump()
-            assert {k for k in dump if dump[k] != base[k]} <= BAND_FIELDS
+            allowed = BAND_FIELDS | MOVED_BY_BAND.get(family, set())
+            assert {k for k in dump if dump[k] != base[k]} <= allowed
+            assert dump["timing"]["t0"] == base["timing"]["t0"]
             for obj, obj0 in zip(dump["objects"], base["objects"], strict=True):
                 moving = {"lin_vel", "ang_vel", "pose"}
                 assert {k for k in obj if obj[k] != obj0[k]} <= moving
@@ -146,16 +212,20 @@ def test_ladders_slide_past_the_no_slip_limit_or_stand_past_vertical():
 
 
 def test_chain_reaction_targets_start_at_rest_and_triggers_launch_at_t0():
-    for seed in range(12):
-        spec = generate_scene("chain_reaction", seed)
+    for spec in (spec for group in _groups(Family.chain_reaction, 3) for spec in group):
         assert spec.hazard.lin_vel == (0.0, 0.0, 0.0) and spec.timing.t0 > 0
         trigger = next(o for o in spec.objects if o.role.value == "trigger")
         assert trigger.launch_at_t0 and any(trigger.lin_vel)
 
 
 def test_stacks_are_past_their_tipping_point():
+    checked = 0
     for seed in range(30):
-        spec = generate_scene("stack_collapse", seed)
+        try:
+            spec = generate_scene("stack_collapse", seed)
+        except GenerationError:
+            continue
+        checked += 1
         items = sorted(spec.objects, key=lambda o: o.pose.pos[2])
         bottom, above = items[0], items[1:]
         yaw = spec.observer.yaw
@@ -164,7 +234,9 @@ def test_stacks_are_past_their_tipping_point():
         ahead = [o.pose.pos[0] * forward[0] + o.pose.pos[1] * forward[1] for o in items]
         com = sum(ahead[1:]) / len(above)
         half_depth = bottom.shape.size[0] / 2.0
-        assert ahead[0] - com > half_depth  # centre of mass beyond the bottom's edge
+        # The upper stack's centre just past the bottom item's front edge (a slow teeter).
+        assert half_depth < ahead[0] - com < 1.01 * half_depth
+    assert checked >= 20
 
 
 SOLID = {
@@ -172,6 +244,7 @@ SOLID = {
     FurnitureKind.counter,
     FurnitureKind.stool,
     FurnitureKind.wall_shelf,
+    FurnitureKind.hanging_shelf,
     FurnitureKind.platform,
 }
 
@@ -199,8 +272,11 @@ def test_objects_start_inside_the_room_and_clear_of_furniture(family, default_se
             for piece in spec.furniture:
                 if piece.kind not in SOLID:
                     continue
-                flo, fhi = _aabb(piece.pose.pos, piece.size, piece.pose.quat)
-                inside = all(flo[i] + 1e-3 < obj.pose.pos[i] < fhi[i] - 1e-3 for i in range(3))
+                # The centre in the piece's own (possibly tilted) frame, against its extents.
+                w, x, y, z = piece.pose.quat
+                rel = [obj.pose.pos[i] - piece.pose.pos[i] for i in range(3)]
+                local = quat_rotate((w, -x, -y, -z), rel)
+                inside = all(abs(local[i]) < piece.size[i] / 2 - 1e-3 for i in range(3))
                 assert not inside, (spec.scene_id, obj.id, piece.id)
 
 
@@ -219,23 +295,45 @@ def test_every_camera_sees_the_hazard_at_the_start(default_set):
             assert abs(cam.pos[0]) < sx / 2 and abs(cam.pos[1]) < sy / 2 and 0 < cam.pos[2] < sz
 
 
-def test_adversarial_rate_is_configurable():
-    def share(rate):
-        specs = [generate_scene(f, s, rate) for f in Family for s in range(0, 40, 4)]
-        return sum(s.adversarial for s in specs) / len(specs)
+def test_adversarial_rate_is_configurable_and_look_alikes_go_where_mass_shows():
+    def adversarial(rate):
+        found = {}
+        for family in Family:
+            for seed in range(0, 40, 4):
+                try:
+                    spec = generate_scene(family, seed, rate)
+                except GenerationError:
+                    continue  # a group no design suits: the schedule skips it
+                found.setdefault(family, []).append(spec.adversarial)
+        return found
 
-    assert share(0.0) == 0.0
-    assert share(1.0) > 0.5  # families whose pool has look-alikes always get one
-    assert 0.05 < share(0.15) < 0.3
+    assert not any(any(v) for v in adversarial(0.0).values())
+    everywhere = adversarial(1.0)
+    for family, flags in everywhere.items():
+        # Only a window that can show mass (a hinge's damping, friction on an incline, a
+        # bounce) can tell a look-alike from the genuine object (the twin test).
+        assert all(flags) == REGISTRY[family].shows_mass, family
+        assert any(flags) == REGISTRY[family].shows_mass, family
+    assert {f for f, s in REGISTRY.items() if s.shows_mass} == {
+        Family.shelf_slide,
+        Family.sliding_object,
+        Family.door_swing,
+        Family.pendulum_swing,
+        Family.bouncing_object,
+    }
+    default = adversarial(DEFAULT_ADVERSARIAL_RATE)
+    share = sum(sum(v) for v in default.values()) / sum(len(v) for v in default.values())
+    assert 0.05 < share < 0.25
 
 
-def test_adversarial_rate_changes_only_the_object():
-    a = generate_scene("object_drop", 3, 0.0)
-    b = generate_scene("object_drop", 3, 1.0)
+def test_adversarial_rate_changes_the_object_not_the_group():
+    a = generate_scene("door_swing", 3, 0.0)
+    b = generate_scene("door_swing", 3, 1.0)
     assert b.adversarial and not a.adversarial
-    assert a.room == b.room and a.furniture == b.furniture and a.observer == b.observer
-    # The head camera stays put; every camera aims at where each object's own path goes.
-    assert a.cameras[0].pos == b.cameras[0].pos
+    assert b.hazard.imitates == a.hazard.catalogue_name  # the only door it can imitate
+    # What the group is stays; the geometry is the object's own design (a light door needs
+    # one its damped hinge still swings into reach).
+    assert (a.group, a.speed_band, a.room.type) == (b.group, b.speed_band, b.room.type)
 
 
 def test_intended_path_starts_at_the_hazard_point_of_the_primary_hazard(default_set):

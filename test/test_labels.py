@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from reacthuman.scenes.catalogue import default_catalogue
+from reacthuman.scenes.catalogue import HEAVY_MASS_KG, default_catalogue
+from reacthuman.scenes.kinematics import kinetic_energy
 from reacthuman.scenes.labels import (
     MAX_CATCH_ENERGY,
     MAX_CATCH_SPEED,
@@ -15,7 +16,7 @@ from reacthuman.scenes.labels import (
 )
 from reacthuman.scenes.spec import ObjectRole, Pose, SceneObject
 
-GENTLE = Arrival(reaches_observer=True, arrival_speed=3.0, arrival_kinetic_energy=0.5)
+GENTLE = Arrival(reaches_observer=True, peak_speed=3.0, peak_kinetic_energy=0.5)
 AWAY = Arrival(reaches_observer=False)
 
 
@@ -47,6 +48,11 @@ def scene_object(name: str) -> SceneObject:
         ("chef_knife", Action.TRIGGER_DODGE, ["sharp"]),
         ("hot_kettle", Action.TRIGGER_DODGE, ["hot"]),
         ("wine_glass", Action.TRIGGER_DODGE, ["fragile_shattering"]),
+        # Fragile but harmless to the catcher: catching is what saves it (issue 12).
+        ("ceramic_plate", Action.EXECUTE_CATCH, []),
+        ("ceramic_mug", Action.EXECUTE_CATCH, []),
+        ("picture_frame", Action.EXECUTE_CATCH, []),
+        ("wall_clock", Action.EXECUTE_CATCH, []),
         ("cast_iron_pan", Action.TRIGGER_DODGE, ["heavy"]),
         ("wooden_door", Action.TRIGGER_DODGE, ["heavy", "not_graspable"]),
     ],
@@ -66,19 +72,17 @@ def test_no_action_only_when_the_event_cannot_reach_the_observer():
 
 def test_speed_and_energy_make_a_benign_object_a_dodge():
     ball = scene_object("tennis_ball")
-    fast = Arrival(
-        reaches_observer=True, arrival_speed=MAX_CATCH_SPEED + 0.1, arrival_kinetic_energy=2.0
-    )
+    fast = Arrival(reaches_observer=True, peak_speed=MAX_CATCH_SPEED + 0.1, peak_kinetic_energy=2.0)
     assert action_label(ball, fast) is Action.TRIGGER_DODGE
     assert safety_label(ball, fast).reasons == ["fast"]
     hard = Arrival(
-        reaches_observer=True, arrival_speed=6.0, arrival_kinetic_energy=MAX_CATCH_ENERGY + 0.1
+        reaches_observer=True, peak_speed=6.0, peak_kinetic_energy=MAX_CATCH_ENERGY + 0.1
     )
     assert safety_label(ball, hard).reasons == ["high_energy"]
     at_limit = Arrival(
         reaches_observer=True,
-        arrival_speed=MAX_CATCH_SPEED,
-        arrival_kinetic_energy=MAX_CATCH_ENERGY,
+        peak_speed=MAX_CATCH_SPEED,
+        peak_kinetic_energy=MAX_CATCH_ENERGY,
     )
     assert action_label(ball, at_limit) is Action.EXECUTE_CATCH
 
@@ -97,3 +101,25 @@ def test_adversarial_objects_get_the_label_of_their_physics_not_their_look():
         assert fake is truth, adversarial.name
         flipped += fake is not real
     assert flipped == len(catalogue.adversarial)  # every disguise implies the wrong action
+
+
+def test_adversarial_masses_sit_well_clear_of_the_heavy_limit():
+    """A look-alike whose mass sat at the limit (a 1.55 kg lead-core ball against 1.5 kg) would
+    make its label hinge on a rounding; every disguise is at least 15 % past it either way."""
+    for obj in default_catalogue().adversarial:
+        ratio = obj.mass_kg / HEAVY_MASS_KG
+        assert ratio >= 1.15 or ratio <= 0.7, (obj.name, obj.mass_kg)
+
+
+def test_the_energy_a_label_judges_includes_rotation():
+    """A pivoting cut-out's energy is its rotation about the pivot (1/2 I w^2), not 1/2 m v^2
+    of its top edge (20.9 J where the truth is about 7 J)."""
+    standee = default_catalogue().get("cardboard_standee")
+    depth, _width, height = standee.shape.size
+    omega = 3.0  # rad/s about the bottom edge
+    edge_speed = omega * height
+    pivot = standee.mass_kg * (height**2 + depth**2) / 3.0
+    center = (-omega * height / 2.0, 0.0, 0.0)  # its centre moves at half the edge's speed
+    energy = kinetic_energy(standee.shape, standee.mass_kg, center, (0.0, omega, 0.0), (1, 0, 0, 0))
+    assert energy == pytest.approx(0.5 * pivot * omega**2, rel=0.01)
+    assert energy < 0.4 * 0.5 * standee.mass_kg * edge_speed**2

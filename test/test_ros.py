@@ -192,19 +192,59 @@ class Crashes(Hangs):
     [(Hangs(), "did not answer within 0.2 s"), (Crashes(), "RuntimeError: segfault")],
 )
 def test_a_hanging_or_crashing_brain_is_a_recorded_r1(observed, brain, reason):
+    from reacthuman.layout import find_scenes
     from reacthuman.observation import Observation
     from reacthuman.runner import BrainRunner
 
-    folder = sorted(observed.glob("*/*/observation.json"))[0].parent
+    scene = find_scenes(observed)[0]
     runner = BrainRunner(None)
     try:
         decision = runner.decide(
-            brain, Observation.load(folder / "observation.json"), folder, timeout=0.2
+            brain, Observation.load(scene / "observation" / "observation.json"), scene, timeout=0.2
         )
     finally:
         runner.close()
     assert decision.plan is None
     assert reason in decision.r1_reason
+
+
+def test_the_brain_node_shows_its_brain_the_observation_folder_only(observed, tmp_path):
+    """The graph path: the node writes the frames it received as the brain's folder, which
+    holds nothing else, and hands ground truth to the oracle alone, as an argument."""
+    import cv2
+    import rclpy
+    from spies import Spy, SpyOracle
+
+    from reacthuman.layout import find_scenes
+    from reacthuman.observation import Observation
+    from reacthuman.ros.brain_node import BrainNode
+    from reacthuman.sim.truth import GroundTruth
+
+    scene = find_scenes(observed)[0]
+    observation = Observation.load(scene / "observation" / "observation.json")
+    truth = GroundTruth.load(scene / "ground_truth.json")
+    freeze = contract.FreezeMessage(
+        run_id="r", episode=0, window_start_ns=5 * convert.NS, observation=observation
+    )
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    spy, oracle = Spy(), SpyOracle()
+    try:
+        for brain in (spy, oracle):
+            node = BrainNode({"run_dir": str(tmp_path)}, brain=brain, context=context)
+            for frame in observation.frames:
+                ns = freeze.window_start_ns + convert.seconds_to_ns(frame.t)
+                pixels = cv2.imread(str(scene / "observation" / frame.file))[:, :, ::-1]
+                node.frames.put((frame.view, ns), np.ascontiguousarray(pixels))
+            node.truths.put(("r", 0), truth)  # what the ground-truth topic would deliver
+            node._decide(freeze)
+            node.destroy_node()
+    finally:
+        rclpy.shutdown(context=context)
+    assert spy.seen == {observation.scene_id: {"observation.json", "frames"}}
+    assert oracle.seen == spy.seen and oracle.handed == {observation.scene_id: truth}
+    episode = tmp_path / "episodes" / "spy" / observation.scene_id
+    assert {p.name for p in episode.iterdir()} == {"observation", "plan.json", "reply.txt"}
 
 
 def test_the_readme_documents_every_topic_and_the_service():

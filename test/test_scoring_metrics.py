@@ -27,6 +27,12 @@ def truth(action: Action, dangerous: bool, impact=(0.8, 0.0, 1.1)) -> GroundTrut
         arrival_time=0.8,
         arrival_speed=3.0,
         arrival_kinetic_energy=1.0,
+        peak_speed=3.0,
+        peak_kinetic_energy=1.0,
+        reaction_margin=0.2,
+        starts_in_reach=False,
+        lowest_center=0.0,
+        final_center=0.0,
         trajectory=[
             TrajectoryPoint(t=0.0, pos=(2.0, 0.0, 1.5)),
             TrajectoryPoint(t=1.0, pos=(0.8, 0.0, 1.1)),

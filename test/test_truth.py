@@ -7,7 +7,7 @@ import math
 import pytest
 
 from reacthuman.scenes.generate import generate_scene
-from reacthuman.scenes.labels import Action
+from reacthuman.scenes.labels import MAX_CATCH_ENERGY, MAX_CATCH_SPEED, Action
 from reacthuman.scenes.reach import REACH_PLANE_HEIGHT, impact_point, summarise_arrival
 from reacthuman.sim.truth import ground_truth
 
@@ -50,15 +50,35 @@ def test_out_of_reach_and_motionless_hazards_have_no_impact():
     assert not summarise_arrival(resting, (0, 0, 0), 0.0, 1.0, None).reaches_observer
 
 
-def test_arrival_speed_is_taken_in_front_before_the_floor():
+def test_peaks_are_taken_in_front_before_the_floor():
     fall = free_fall(0.5, 2.5)
     floor = next(t for t, p, _v in fall if p[2] == 0.0)
     arrival = summarise_arrival(fall, (0.0, 0.0, 0.0), 0.0, 2.0, floor)
     # Entered at the zone's top (2.0 m) in the air, fastest just before the floor.
-    assert arrival.arrival_speed == pytest.approx(math.sqrt(2 * G * 2.5), rel=0.01)
-    assert arrival.arrival_kinetic_energy == pytest.approx(0.5 * 2.0 * 2 * G * 2.5, rel=0.02)
+    assert arrival.peak_speed == pytest.approx(math.sqrt(2 * G * 2.5), rel=0.01)
+    assert arrival.peak_kinetic_energy == pytest.approx(0.5 * 2.0 * 2 * G * 2.5, rel=0.02)
     behind = summarise_arrival(fall, (0.0, 0.0, 0.0), math.pi, 2.0, floor)  # robot turned away
-    assert behind.arrival_speed == arrival.arrival_speed  # nothing in front: all of the zone
+    assert behind.peak_speed == arrival.peak_speed  # nothing in front: all of the zone
+
+
+def test_arrival_speed_is_the_speed_it_comes_in_with():
+    """Entering the zone: the average speed over the quarter second before, so a ball caught
+    mid-bounce counts at the speed it travels, not its bounce."""
+    rolling = roll(3.0, 1.0)
+    arrival = summarise_arrival(rolling, (0.0, 0.0, 0.0), 0.0, 0.2, None)
+    assert arrival.arrival_speed == pytest.approx(1.0, rel=0.01)
+    assert arrival.arrival_time == pytest.approx((3.0 - math.sqrt(1.2**2 - 0.2**2)), abs=DT)
+    bouncing = [
+        (t, (x, y, z + 0.1 * abs(math.sin(12.0 * t))), (vx, vy, 1.2 * math.cos(12.0 * t)))
+        for t, (x, y, z), (vx, vy, _vz) in rolling
+    ]
+    assert summarise_arrival(bouncing, (0, 0, 0), 0.0, 0.2, None).arrival_speed == pytest.approx(
+        1.0, rel=0.05
+    )
+    # Energy given with the samples (translation + rotation) is taken as it is.
+    spinning = [(t, p, v, 0.7) for t, p, v in rolling]
+    summary = summarise_arrival(spinning, (0, 0, 0), 0.0, 0.2, None)
+    assert summary.peak_kinetic_energy == summary.arrival_kinetic_energy == 0.7
 
 
 def test_ground_truth_labels_from_measured_kinematics():
@@ -72,9 +92,22 @@ def test_ground_truth_labels_from_measured_kinematics():
     assert truth.impact_point[2] == pytest.approx(REACH_PLANE_HEIGHT)
     assert truth.time_to_floor == pytest.approx(math.sqrt(2 * 2.5 / G), abs=DT)
     dangerous = bool(hazard.hazards.active()) or not hazard.graspable
-    fast = truth.arrival_kinetic_energy > 20.0
+    fast = truth.peak_kinetic_energy > MAX_CATCH_ENERGY or truth.peak_speed > MAX_CATCH_SPEED
     expected = Action.TRIGGER_DODGE if dangerous or fast else Action.EXECUTE_CATCH
     assert truth.action is expected
     assert len(truth.trajectory) == len(samples) // 4  # 240 Hz stored at 60 Hz
     far = [(t, (x + 3.0, y, p[2]), v) for t, p, v in free_fall(0.0, 2.5)]
     assert ground_truth(spec, far, floor, DT).action is Action.NO_ACTION
+
+
+def test_the_reaction_margin_runs_from_the_freeze_to_arrival_or_landing():
+    spec = generate_scene("ceiling_drop", 0)
+    x, y = spec.observer.pos[0] + 0.5, spec.observer.pos[1]
+    samples = [(t, (x, y, p[2]), v) for t, p, v in free_fall(0.0, 5.5, steps=840)]
+    floor = next(t for t, p, _v in samples if p[2] == 0.0)
+    truth = ground_truth(spec, samples, floor, DT, window=0.3)
+    entry = math.sqrt(2 * (5.5 - 2.0) / G)  # it enters the zone at its top, 2 m
+    assert truth.arrival_time == pytest.approx(entry, abs=DT)
+    assert truth.reaction_margin == pytest.approx(entry - 0.3, abs=DT)
+    assert not truth.starts_in_reach
+    assert truth.lowest_center == pytest.approx(0.0) and truth.final_center == pytest.approx(0.0)

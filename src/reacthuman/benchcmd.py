@@ -37,7 +37,8 @@ def results_table(rows: list) -> str:  # noqa: ANN001 - ScoreRow
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from reacthuman.ros.graph import compose
-    from reacthuman.runner import bench_scenes, run_direct
+    from reacthuman.runner import bench_set, run_direct
+    from reacthuman.scenes.validity import VALIDITY_FILE, validity
     from reacthuman.scoring.report import write_report
     from reacthuman.scoring.results import ResultsStore
     from reacthuman.sim.settings import RenderSettings, parse_resolution
@@ -65,9 +66,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 raise BenchError(f"--brain: {exc}") from None
     scenes = args.scenes or "default"
     try:
-        specs = bench_scenes(scenes, args.limit)
+        chosen_scenes = bench_set(scenes, args.limit)
     except (OSError, ValueError) as exc:
         raise BenchError(f"--scenes {scenes}: {exc}") from None
+    specs = [scene.spec for scene in chosen_scenes]
     if args.limit is not None and args.limit < 1:
         raise BenchError(f"--limit must be at least 1, got {args.limit}")
     from reacthuman.spine.controller import make_controller
@@ -100,6 +102,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 args.brain_timeout,
                 on_row=lambda r: _progress(r),
                 videos=args.videos,
+                legend=args.legend,
             )
             continue
         overrides = {
@@ -114,6 +117,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             "controller": args.controller,
             "policy_path": args.policy_path or "",
             "videos": bool(args.videos),
+            "legend": bool(args.legend),
         }
         if args.api_key_env:
             overrides["api_key_env"] = args.api_key_env
@@ -136,7 +140,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     rows = store.rows()
     csv_path, _jsonl = store.export(run)
     store.close()
-    md, page = write_report(rows, run / "report", f"ReactHuman bench: {run.name}")
+    scene_checks = validity(chosen_scenes)
+    (run / VALIDITY_FILE).write_text(scene_checks.model_dump_json(indent=2) + "\n")
+    md, page = write_report(
+        rows, run / "report", f"ReactHuman bench: {run.name}", validity=scene_checks
+    )
     print(results_table(rows))
     bags = sorted((run / "bags").glob("*/*/*/metadata.yaml")) if (run / "bags").exists() else []
     print(
@@ -230,6 +238,12 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         "--videos",
         action="store_true",
         help="render each execution's close-up view to episodes/<brain>/<scene>/execution.mp4",
+    )
+    bench.add_argument(
+        "--legend",
+        action="store_true",
+        help="ablation: observations also list the objects by how they look, under neutral "
+        "ids (the paper's models get frames only; use its own --out)",
     )
     bench.add_argument("--params", help="parameter file (default config/bench.yaml)")
     bench.add_argument(

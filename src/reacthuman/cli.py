@@ -94,15 +94,24 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
             )
         else:
             families = [Family(args.family)] if args.family else list(Family)
-            check = None
+            check = group_check = None
             if args.simulate:
+                from reacthuman.sim.validate import group_rejection_reasons
+
+                group_check = group_rejection_reasons
                 observer = _observer(args.cache)
                 # Simulate the schedule's first candidates in parallel up front; the check
                 # then reads them from the cache and only replacements run one by one.
+                # One group (or four seeds) more per family than the set takes: a rejected
+                # group's replacement is then usually simulated already.
                 _manifest, candidates = generate_set(
-                    args.per_family, families, args.adversarial_rate
+                    args.per_family + 4, families, args.adversarial_rate
                 )
-                _prefill(observer, [c.spec for c in candidates], args.jobs, args.quiet)
+                from reacthuman.sim.twin import twin_spec
+
+                specs = [c.spec for c in candidates]
+                specs += [twin_spec(s) for s in specs if s.adversarial]  # their twin tests
+                _prefill(observer, specs, args.jobs, args.quiet)
                 check = _simulation_check(observer)
             with tqdm(
                 total=len(families),
@@ -117,6 +126,7 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
                     args.adversarial_rate,
                     progress=lambda _family: bar.update(1),
                     check=check,
+                    group_check=group_check,
                 )
         write_set(args.out, manifest, scenes)
     except (GenerationError, SetError) as exc:
@@ -149,14 +159,9 @@ def _prefill(observer, specs, jobs: int, quiet: bool) -> None:  # noqa: ANN001
 
 def _simulation_check(observer):  # noqa: ANN001, ANN202
     """Simulate a candidate scene (through the observation cache) and validate it."""
+    from reacthuman.sim.validate import SceneCheck
 
-    def check(spec):  # noqa: ANN001, ANN202
-        result = observer.observe(spec)
-        if result.status == "failed":
-            return [f"simulation failed: {'; '.join(result.reasons)}"], None
-        return list(result.reasons), result.truth
-
-    return check
+    return SceneCheck(observer)
 
 
 def _spec_path(target: Path) -> Path:
@@ -186,6 +191,62 @@ def cmd_scenes_validate(args: argparse.Namespace) -> int:
     except SetError as exc:
         raise CliError(str(exc)) from None
     print(f"{_spec_path(target)}: valid spec {spec.scene_id}")
+    return 0
+
+
+def cmd_scenes_validity(args: argparse.Namespace) -> int:
+    from reacthuman.scenes.sets import SetError, SetReadError, read_set
+    from reacthuman.scenes.validity import format_validity, validity
+
+    try:
+        _manifest, scenes = read_set(Path(args.path))
+    except SetReadError as exc:
+        for problem in exc.problems:
+            print(f"invalid: {problem}", file=sys.stderr)
+        raise CliError(f"{args.path}: {len(exc.problems)} invalid file(s)") from None
+    except SetError as exc:
+        raise CliError(str(exc)) from None
+    report = validity(scenes)
+    print(format_validity(report))
+    if args.json:
+        try:
+            Path(args.json).write_text(report.model_dump_json(indent=2) + "\n")
+        except OSError as exc:
+            raise CliError(f"{args.json}: cannot write: {exc.strerror}") from None
+    return 0
+
+
+def cmd_scenes_sheet(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from reacthuman.sim.sheet import SheetRow, write_sheet
+
+    if args.per_family < 1:
+        raise CliError(f"--per-family must be at least 1, got {args.per_family}")
+    target = Path(args.path)
+    if not target.exists():
+        raise CliError(f"{target}: no such file or folder")
+    specs = _load_specs(target)
+    chosen, per_family = [], {}
+    for spec in specs:
+        per_family[spec.family] = per_family.get(spec.family, 0) + 1
+        if per_family[spec.family] <= args.per_family:
+            chosen.append(spec)
+    observer = _observer(args.cache)
+    rows = []
+    for spec in tqdm(chosen, desc="simulating", unit="scene", disable=args.quiet, file=sys.stderr):
+        result = observer.observe(spec)
+        if result.status == "failed" or result.folder is None or result.truth is None:
+            print(f"{spec.scene_id}: {'; '.join(result.reasons)}", file=sys.stderr)
+            continue
+        rows.append(SheetRow(spec, result.folder, result.truth))
+    if not rows:
+        raise CliError("no scene could be simulated")
+    try:
+        write_sheet(rows, Path(args.out))
+    except OSError as exc:
+        raise CliError(str(exc)) from None
+    print(f"wrote {len(rows)} scenes to {args.out}")
     return 0
 
 
@@ -255,9 +316,10 @@ def cmd_observe(args: argparse.Namespace) -> int:
             if result.status != "ok":
                 bar.write(f"{result.status} {result.scene_id}: {'; '.join(result.reasons)}")
 
-        results = observe_all(specs, observer, out, tick, jobs=args.jobs)
+        results = observe_all(specs, observer, out, tick, jobs=args.jobs, legend=args.legend)
     summary = {
         "settings": settings.model_dump(),
+        "legend": args.legend,
         "scenes": [
             {
                 "scene_id": r.scene_id,
@@ -282,19 +344,19 @@ def cmd_decide(args: argparse.Namespace) -> int:
 
     from tqdm import tqdm
 
-    from reacthuman.brain.run import (
-        ModelBrain,
-        baseline,
-        decide_all,
-        find_observations,
-        write_outcome,
-    )
+    from reacthuman.brain.run import ModelBrain, baseline, decide_all, write_outcome
     from reacthuman.brain.store import ResponseStore
+    from reacthuman.layout import LayoutError, find_scenes
 
     root = Path(args.obs_dir)
-    folders = find_observations(root) if root.is_dir() else []
+    try:
+        folders = find_scenes(root) if root.is_dir() else []
+    except LayoutError as exc:
+        raise CliError(str(exc)) from None
     if not folders:
-        raise CliError(f"{root}: no observation.json found (run `reacthuman observe` first)")
+        raise CliError(
+            f"{root}: no observation/observation.json found (run `reacthuman observe` first)"
+        )
     if args.model:
         from reacthuman.brain.client import ModelClient, api_key_from_env
 
@@ -395,6 +457,9 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from reacthuman.scenes.validity import VALIDITY_FILE, Validity
     from reacthuman.scoring.report import write_report
     from reacthuman.scoring.results import ResultsStore
 
@@ -410,7 +475,19 @@ def cmd_report(args: argparse.Namespace) -> int:
             found = [r.model_copy(update={"brain": f"{run.name}:{r.brain}"}) for r in found]
         rows += found
     out = Path(args.out) if args.out else runs[0]
-    md, page = write_report(rows, out, args.title or f"ReactHuman report: {runs[0].name}")
+    checks = runs[0] / VALIDITY_FILE
+    try:
+        scene_checks = (
+            Validity.model_validate_json(checks.read_text()) if checks.is_file() else None
+        )
+    except (OSError, ValidationError) as exc:
+        raise CliError(f"{checks}: not a validity report ({exc})") from None
+    md, page = write_report(
+        rows,
+        out,
+        args.title or f"ReactHuman report: {runs[0].name}",
+        validity=scene_checks if not args.compare else None,
+    )
     if not rows:
         print(f"the run has no decisions to score; wrote {md}")
         return 1
@@ -455,6 +532,9 @@ def cmd_catalogue(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([o.model_dump(mode="json") for o in catalogue.objects], indent=2))
         return 0
+    if args.markdown:
+        print(_catalogue_markdown(catalogue))
+        return 0
     print(
         f"{len(catalogue)} objects, {len(catalogue.adversarial)} adversarial "
         f"(catalogue {catalogue.version})\n"
@@ -465,6 +545,30 @@ def cmd_catalogue(args: argparse.Namespace) -> int:
         looks = obj.looks_like + (f"  [imitates {obj.imitates}]" if obj.imitates else "")
         print(f"  {obj.name:<28}{obj.mass_kg:>8.3g}  {', '.join(hazards) or '-':<32}{looks}")
     return 0
+
+
+def _catalogue_markdown(catalogue) -> str:  # noqa: ANN001
+    """The per-object label table the README publishes: what each object looks like, what it
+    is, the label rule's verdict, and the families that use it."""
+    from reacthuman.scenes.families import REGISTRY
+    from reacthuman.scenes.labels import rule_in_words
+
+    users: dict[str, list[str]] = {}
+    for family, sampler in REGISTRY.items():
+        for name in sampler.pool:
+            for obj in [catalogue.get(name), *catalogue.variants_of(name)]:
+                users.setdefault(obj.name, []).append(family.value)
+    lines = [
+        "| object | looks like | material | mass (kg) | label | families |",
+        "|---|---|---|---|---|---|",
+    ]
+    for obj in catalogue.objects:
+        name = f"{obj.name} (imitates {obj.imitates})" if obj.imitates else obj.name
+        lines.append(
+            f"| {name} | {obj.looks_like} | {obj.material} | {obj.mass_kg:g} | "
+            f"{rule_in_words(obj)} | {', '.join(users.get(obj.name, [])) or '-'} |"
+        )
+    return "\n".join(lines)
 
 
 # --- parser --------------------------------------------------------------------------------
@@ -535,8 +639,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_rate,
         default=DEFAULT_ADVERSARIAL_RATE,
         metavar="R",
-        help="share of scene groups given an adversarial object "
-        f"(default {DEFAULT_ADVERSARIAL_RATE})",
+        help="share of scene groups given an adversarial look-alike, in the families whose "
+        f"window can show an object's mass (default {DEFAULT_ADVERSARIAL_RATE})",
     )
     gen.add_argument(
         "--simulate",
@@ -558,6 +662,36 @@ def build_parser() -> argparse.ArgumentParser:
     val.add_argument("path", help="a set folder, a scene folder or a spec.json")
     val.set_defaults(func=cmd_scenes_validate)
 
+    vali = scene_commands.add_parser(
+        "validity",
+        help="is each scene the paper's decision problem? margins, speed bands, labels, twins",
+        description="Print the validity report of a scene set: per family and speed band "
+        "the window and the reaction margin from the freeze to arrival or landing (min / "
+        "median / max), the arrival speed per band and how it rises, the label split against "
+        "the paper's, and each adversarial scene's twin test. Figures are measured for a set "
+        "generated with --simulate, designed otherwise.",
+    )
+    vali.add_argument("path", help="a scene set folder")
+    vali.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    vali.set_defaults(func=cmd_scenes_validity)
+
+    sheet = scene_commands.add_parser(
+        "sheet",
+        help="a contact sheet: what the brain sees of one scene per family, in one PNG",
+        description="Simulate (through the observation cache) the first scene of each family "
+        "in a set, or the scenes given, and write one PNG with a row per scene: the close-up "
+        "view when the window opens and the three views at the freeze, captioned with the "
+        "object, its label, window and reaction margin.",
+    )
+    sheet.add_argument("path", help="a scene set folder, or a spec file or scene folder")
+    sheet.add_argument("--out", required=True, help="the PNG to write")
+    sheet.add_argument(
+        "--per-family", type=int, default=1, metavar="N", help="scenes per family (default 1)"
+    )
+    sheet.add_argument("--cache", metavar="DIR", help="observation cache")
+    sheet.add_argument("--quiet", action="store_true", help="no progress bar")
+    sheet.set_defaults(func=cmd_scenes_sheet)
+
     show = scene_commands.add_parser(
         "show",
         help="print a readable summary of one scene",
@@ -574,11 +708,12 @@ def build_parser() -> argparse.ArgumentParser:
     obs = commands.add_parser(
         "observe",
         help="simulate scenes to their frozen observation window",
-        description="Simulate each scene in Genesis to the freeze and write, per scene, the "
-        "frames (PNG, named by view and time), observation.json (what the brain may see) "
-        "and ground_truth.json, under OUT/<family>/<scene_id>/. Each scene is simulated once "
-        "per spec and settings (observation cache); scenes whose simulation contradicts "
-        "their spec are rejected with the reason.",
+        description="Simulate each scene in Genesis to the freeze and write, per scene, "
+        "under OUT/<family>/<scene_id>/: the brain's folder observation/ (observation.json "
+        "and the frames, PNG named by view and time: all a brain is shown) and beside it "
+        "ground_truth.json and spec.json. Each scene is simulated once per spec and settings "
+        "(observation cache); scenes whose simulation contradicts their spec are rejected "
+        "with the reason.",
     )
     obs.add_argument("path", help="a scene set folder, a scene folder or a spec.json")
     obs.add_argument("--out", required=True, help="output folder")
@@ -598,9 +733,16 @@ def build_parser() -> argparse.ArgumentParser:
     obs.add_argument(
         "--window",
         type=float,
-        default=0.6,
+        default=None,
         metavar="S",
-        help="observation window in seconds (default 0.6)",
+        help="observation window in seconds for every scene (default: each scene's own, "
+        "0.6 s or shorter for a fast hazard; see README 'The decision moment')",
+    )
+    obs.add_argument(
+        "--legend",
+        action="store_true",
+        help="ablation: observation.json also lists the objects by how they look, under "
+        "neutral ids (object_1, ...); by default brains get frames only, as in the paper",
     )
     _add_simulation_options(obs)
     obs.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -613,13 +755,13 @@ def build_parser() -> argparse.ArgumentParser:
         "parsed plan, or the R1 record when the reply never parses) and reply.txt (the raw "
         "replies). Decisions are cached in a SQLite store: reruns ask nothing twice.",
     )
-    dec.add_argument("obs_dir", help="output of `reacthuman observe` (or one scene folder)")
+    dec.add_argument("obs_dir", help="output of `reacthuman observe` (or one of its scene folders)")
     who = dec.add_mutually_exclusive_group(required=True)
     who.add_argument(
         "--brain",
         metavar="NAME",
         help="a baseline: always-dodge, always-catch, no-action, random, "
-        "heuristic, oracle (reads ground truth)",
+        "legend-only, heuristic, oracle (is handed ground truth)",
     )
     who.add_argument("--model", metavar="ID", help="a model id at an OpenAI-compatible endpoint")
     dec.add_argument(
@@ -714,6 +856,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print the 82-object catalogue (14 adversarial look-alikes).",
     )
     cat.add_argument("--json", action="store_true", help="machine-readable JSON list")
+    cat.add_argument(
+        "--markdown",
+        action="store_true",
+        help="the per-object label table (README), as Markdown",
+    )
     cat.add_argument("--file", help="validate and print this catalogue file instead")
     cat.set_defaults(func=cmd_catalogue)
 

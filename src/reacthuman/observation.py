@@ -1,9 +1,11 @@
 """Observation: everything the brain may see of a scene, and nothing more (paper 3.1).
 
 Frames from the three synchronized cameras during the observation window, their timestamps,
-camera intrinsics and extrinsics, where the robot stands, and a legend naming the objects by
-how they look. Never physics, labels or ground truth: the brain gets this file and the
-frames, and the simulator writes ground truth elsewhere.
+camera intrinsics and extrinsics, and where the robot stands. Never physics, labels, ground
+truth, or text that names the objects: the paper's models get frames only (DESIGN.md 5), so
+``legend`` is absent by default. It exists for one documented ablation (``--legend``): the
+objects by how they look, under neutral ids (``legend_of``). The brain gets this file and
+the frames in a folder of their own (``reacthuman.layout``).
 """
 
 from __future__ import annotations
@@ -14,9 +16,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from reacthuman.scenes.spec import Camera, CameraName, Vec3
+from reacthuman.scenes.spec import Camera, CameraName, SceneSpec, Vec3
 
-OBSERVATION_SCHEMA = "1.0"
+OBSERVATION_SCHEMA = "1.1"  # 1.1: the legend is optional, with neutral ids
 
 
 class Model(BaseModel):
@@ -64,7 +66,9 @@ class Frame(Model):
 
 
 class LegendEntry(Model):
-    id: str
+    """One object by how it looks, under an id that says nothing about its role."""
+
+    id: str  # object_1, object_2, ... (``legend_of``)
     looks_like: str
 
 
@@ -82,15 +86,25 @@ class Observation(Model):
     frame_times: list[float]
     frames: list[Frame]
     cameras: list[CameraInfo]
-    legend: list[LegendEntry]
     robot: RobotPose
+    legend: list[LegendEntry] | None = None  # the legend ablation only; absent by default
 
     def to_json(self) -> str:
-        return json.dumps(self.model_dump(mode="json"), indent=2) + "\n"
+        """The JSON file; without a legend the key is left out (nothing names an object)."""
+        left_out = {"legend"} if self.legend is None else None
+        return json.dumps(self.model_dump(mode="json", exclude=left_out), indent=2) + "\n"
 
     @classmethod
     def load(cls, path: str | Path) -> Observation:
         return cls.model_validate_json(Path(path).read_text())
+
+
+def legend_of(spec: SceneSpec) -> list[LegendEntry]:
+    """The legend ablation's text: every object by how it looks, numbered after sorting by
+    that description, so an id never tells which object is the hazard, the trigger or a
+    stack's third item (the spec's ids are roles)."""
+    looks = sorted(obj.looks_like for obj in spec.objects)
+    return [LegendEntry(id=f"object_{n}", looks_like=text) for n, text in enumerate(looks, 1)]
 
 
 def frame_name(view: CameraName, t: float) -> str:

@@ -9,7 +9,8 @@ compared with (same scenes and plans give identical score rows).
 A run folder holds::
 
     results.sqlite, scores.csv, scores.jsonl     one row per (scene, brain)
-    episodes/<brain>/<scene_id>/                 what the brain saw and answered, the outcome
+    episodes/<brain>/<scene_id>/observation/     what the brain saw: observation.json, frames/
+    episodes/<brain>/<scene_id>/                 beside it: plan.json, reply.txt, outcome.json
     bags/<brain>/<family>/<scene_id>/            rosbag2 MCAP of the episode (graph path)
     report/                                      report.md, report.html and plots
 """
@@ -19,17 +20,19 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import shutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from reacthuman.brain.client import Decision
-from reacthuman.brain.run import Brain, decide_one
+from reacthuman.brain.run import Brain, brain_sees_truth, decide_one
 from reacthuman.brain.store import ResponseStore
+from reacthuman.layout import FRAMES_DIR, OBSERVATION_FILE, brain_folder
 from reacthuman.observation import Observation, frame_name
 from reacthuman.scenes.spec import CameraName, SceneSpec
 from reacthuman.scoring.results import ResultsStore, ScoreRow
@@ -39,6 +42,9 @@ from reacthuman.sim.truth import GroundTruth
 from reacthuman.spine.command import JointCommand, JointState
 from reacthuman.spine.controller import Controller
 from reacthuman.spine.outcome import ExecutionOutcome, OutcomeJudge
+
+if TYPE_CHECKING:
+    from reacthuman.scenes.sets import Scene
 
 Frames = dict[tuple[CameraName, float], np.ndarray]
 DEFAULT_BRAIN_TIMEOUT = 120.0  # s a brain may take to answer before the decision is an R1
@@ -58,19 +64,19 @@ def bag_folder(run: Path, brain: str, spec: SceneSpec) -> Path:
     return run / "bags" / safe_name(brain) / spec.family.value / spec.scene_id
 
 
-def write_observation(folder: Path, observation: Observation, frames: Frames) -> None:
-    """The brain's view of a scene as files: ``observation.json`` and the PNG frames."""
+def write_observation(scene: Path, observation: Observation, frames: Frames) -> Path:
+    """The brain's view of a scene as files in its brain folder, ``<scene>/observation``:
+    ``observation.json`` and the PNG frames, nothing else (a rerun's leftovers are removed).
+    Returns the brain folder."""
     from reacthuman.sim.observe import write_png
 
-    (folder / "frames").mkdir(parents=True, exist_ok=True)
+    folder = brain_folder(scene)
+    shutil.rmtree(folder, ignore_errors=True)
+    (folder / FRAMES_DIR).mkdir(parents=True)
     for (view, t), image in frames.items():
-        write_png(folder / "frames" / frame_name(view, t), image)
-    (folder / "observation.json").write_text(observation.to_json())
-
-
-def brain_sees_truth(brain: Brain) -> bool:
-    """Only the oracle is given ground truth; every other brain sees the observation only."""
-    return bool(getattr(brain, "privileged", False))
+        write_png(folder / FRAMES_DIR / frame_name(view, t), image)
+    (folder / OBSERVATION_FILE).write_text(observation.to_json())
+    return folder
 
 
 class BrainRunner:
@@ -90,10 +96,17 @@ class BrainRunner:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
 
     def decide(
-        self, brain: Brain, observation: Observation, folder: Path, timeout: float
+        self,
+        brain: Brain,
+        observation: Observation,
+        scene: Path,
+        timeout: float,
+        truth: GroundTruth | None = None,
     ) -> Decision:
-        """The brain's decision (an R1 record when it fails or takes longer than ``timeout``)."""
-        outcome = self._call(decide_one(brain, observation, folder, self._store, timeout))
+        """The brain's decision on the scene whose brain folder is written in ``scene`` (an
+        R1 record when it fails or takes longer than ``timeout``); ``truth`` reaches the
+        oracle only (``decide_one``)."""
+        outcome = self._call(decide_one(brain, observation, scene, self._store, timeout, truth))
         return outcome.decision
 
     def close(self) -> None:
@@ -126,19 +139,21 @@ class Played:
 
 
 def play(
-    simulator: Any, spec: SceneSpec, settings: RenderSettings, stand: Controller | None = None
+    simulator: Any,
+    spec: SceneSpec,
+    settings: RenderSettings,
+    stand: Controller | None = None,
+    legend: bool = False,
 ) -> Played:
     """Build the scene and play it to the freeze. ``stand``: the G1's controller, which keeps
-    the G1 standing (zero command) from the start; None for the kinematic stand-in."""
+    the G1 standing (zero command) from the start; None for the kinematic stand-in.
+    ``legend``: the legend ablation (the observation also describes the objects)."""
+    from reacthuman.sim.episode import standing
     from reacthuman.sim.observe import observation_for
 
-    standing = None
-    if stand is not None and getattr(stand, "physical", False):
-        stand.start(None, spec.observer.pos, spec.observer.yaw)
-        standing = stand.command
-    episode = simulator.build(spec, settings, standing)
+    episode = simulator.build(spec, settings, standing(stand, spec))
     truth = episode.run()
-    return Played(spec, episode, observation_for(spec, settings), episode.frames, truth)
+    return Played(spec, episode, observation_for(spec, settings, legend), episode.frames, truth)
 
 
 VIDEO_FPS = 25  # an execution video frame every second control tick
@@ -222,10 +237,11 @@ def run_direct(
     timeout: float = DEFAULT_BRAIN_TIMEOUT,
     on_row: Callable[[ScoreRow], None] | None = None,
     videos: bool = False,
+    legend: bool = False,
 ) -> list[ScoreRow]:
     """Every scene with one brain, in process; resumes where an earlier run stopped. With
     ``videos``, each execution's close-up view goes to ``execution.mp4`` in its episode
-    folder."""
+    folder; with ``legend``, observations carry the legend (the ablation)."""
     from reacthuman.sim.episode import Simulator
 
     simulator = Simulator()
@@ -237,13 +253,12 @@ def run_direct(
         for spec in specs:
             if spec.scene_id in done:
                 continue
-            played = play(simulator, spec, settings, controller)
+            played = play(simulator, spec, settings, controller, legend)
             try:
                 folder = episode_folder(run, brain.name, spec.scene_id)
                 write_observation(folder, played.observation, played.frames)
-                if brain_sees_truth(brain):
-                    (folder / "ground_truth.json").write_text(played.truth.to_json())
-                decision = deciding.decide(brain, played.observation, folder, timeout)
+                truth = played.truth if brain_sees_truth(brain) else None  # the oracle's
+                decision = deciding.decide(brain, played.observation, folder, timeout, truth)
                 write_decision(folder, decision)
                 video = folder / "execution.mp4" if videos else None
                 outcome = execute_decision(played, decision, controller, video=video)
@@ -261,14 +276,19 @@ def run_direct(
     return rows
 
 
-def bench_scenes(source: str | Path | None = None, limit: int | None = None) -> list[SceneSpec]:
-    """The scenes of a bench run: a set folder, or the embedded default (``None`` or
-    ``"default"``): the first scene of every family's schedule, 17 scenes."""
-    from reacthuman.scenes.sets import generate_set, read_set
+def bench_set(source: str | Path | None = None, limit: int | None = None) -> list[Scene]:
+    """The scenes of a bench run, with their metadata: a set folder, or the embedded default
+    (``None`` or ``"default"``): the first scene of every family that the validated set keeps
+    (``scenes.sets.DEFAULT_SCENE_SEEDS``), 17 scenes."""
+    from reacthuman.scenes.sets import default_scenes, read_set
 
     if source is None or str(source) == "default":
-        _manifest, scenes = generate_set(per_family=1)
+        scenes = default_scenes()
     else:
         _manifest, scenes = read_set(source)
-    specs = [scene.spec for scene in scenes]
-    return specs if limit is None else specs[:limit]
+    return scenes if limit is None else scenes[:limit]
+
+
+def bench_scenes(source: str | Path | None = None, limit: int | None = None) -> list[SceneSpec]:
+    """The specs of ``bench_set``."""
+    return [scene.spec for scene in bench_set(source, limit)]

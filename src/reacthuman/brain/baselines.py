@@ -1,21 +1,25 @@
-"""Baseline brains, selectable like models: fixed dispositions, chance, and the oracle.
+"""Baseline brains, selectable like models: fixed dispositions, chance, a legend reader,
+and the oracle.
 
 ``always-dodge``, ``always-catch``, ``no-action`` and ``random`` (seeded by the scene) ignore
-what they see; ``oracle`` reads ground truth (so every report must mark it) and exists to
-check the pipeline end to end: its plans classify to the true action and put the nearer hand
-on the impact point whenever it can be reached.
+what they see; ``legend-only`` reads nothing but the text the brain is given about the
+objects (a benchmark self-check, DESIGN.md 5); ``oracle`` is handed ground truth (so every
+report must mark it) and exists to check the pipeline end to end: its plans classify to the
+true action and put the nearer hand on the impact point whenever it can be reached.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import lru_cache
 
 from reacthuman import robot
 from reacthuman.brain.motion import to_robot
 from reacthuman.brain.plan import ReactionPlan, parse_plan
 from reacthuman.observation import Observation
-from reacthuman.scenes.labels import Action
+from reacthuman.scenes.catalogue import CatalogueObject, default_catalogue
+from reacthuman.scenes.labels import Action, intrinsic_reasons
 from reacthuman.scenes.rng import SeededRng
 from reacthuman.sim.truth import GroundTruth
 
@@ -102,6 +106,34 @@ def no_action(_observation: Observation) -> ReactionPlan:
     return no_action_plan()
 
 
+@lru_cache(maxsize=1)
+def _genuine_by_look() -> dict[str, CatalogueObject]:
+    """The genuine catalogue objects by how they look (look-alikes share a look, by design)."""
+    return {o.looks_like: o for o in default_catalogue().objects if not o.adversarial}
+
+
+def dangerous_to_catch(obj: CatalogueObject) -> bool:
+    """The label rule's intrinsic part (sharp, hot, shattering, heavy, not graspable)."""
+    return bool(intrinsic_reasons(obj))
+
+
+def legend_only(observation: Observation) -> ReactionPlan:
+    """Decide from the words the brain is given about the objects, never from pixels or truth.
+
+    Each described object is taken for the genuine catalogue object that looks like that;
+    if any of them is dangerous to catch it dodges, otherwise it catches. What it measures is
+    how much a legend leaks: with the default, frames-only prompt there is no legend, it has
+    nothing to read and it dodges, so it must score exactly like ``always-dodge``; with the
+    legend ablation (``--legend``) it shows what the text alone gets right. Descriptions that
+    match no genuine object tell it nothing; with none it knows, it dodges too.
+    """
+    looks = _genuine_by_look()
+    known = [looks[e.looks_like] for e in observation.legend or () if e.looks_like in looks]
+    if not known or any(dangerous_to_catch(obj) for obj in known):
+        return dodge_plan()
+    return catch_plan()
+
+
 def random_brain(seed: int = 0) -> Callable[[Observation], ReactionPlan]:
     """A brain that picks dodge, catch or no action uniformly, seeded by ``seed`` and scene."""
 
@@ -158,4 +190,5 @@ BASELINES: dict[str, Callable[[Observation], ReactionPlan]] = {
     "always-catch": always_catch,
     "no-action": no_action,
     "random": random_brain(),
+    "legend-only": legend_only,
 }

@@ -2,7 +2,9 @@
 
 Versioned: changing the text changes ``PROMPT_VERSION``, which is part of the response-cache
 key, so old answers are never reused for a new question. The output schema is generated from
-``ReactionPlan`` (never written twice); the legend names objects only by how they look.
+``ReactionPlan`` (never written twice). As in the paper, the model gets frames only: no text
+names or describes the objects. Only the legend ablation (``--legend``, an observation that
+carries a legend) adds the objects by how they look, under neutral ids.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from reacthuman import robot
 from reacthuman.brain.plan import ReactionPlan
 from reacthuman.observation import Observation
 
-PROMPT_VERSION = "1"
+PROMPT_VERSION = "2"  # 2: frames only; the legend is an ablation
 
 SYSTEM = """You are the brain of a Unitree G1 humanoid robot (1.32 m tall) standing in a home.
 Something has just happened near you. Time is frozen: you see the last {window:.1f} s from
@@ -42,9 +44,9 @@ Answer with one JSON object and nothing else, following this JSON Schema:
 Example of the format (not advice for this scene):
 {example}"""
 
-EXAMPLE = {
-    "object_identified": "a red ceramic mug",
-    "intent": "the mug is light and will land just in front of me; step in and catch it "
+EXAMPLE = {  # the format only: it describes none of the catalogue's objects
+    "object_identified": "the small thing falling toward my right hand",
+    "intent": "it looks light and will land just in front of me; step in and catch it "
     "with both hands",
     "confidence": 0.7,
     "walking_cmd": [0.3, 0.0, 0.0],
@@ -89,16 +91,24 @@ def _data_url(path: Path) -> str:
     return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
+def legend_text(observation: Observation) -> str:
+    """The legend ablation's lines (empty without a legend, the default)."""
+    if not observation.legend:
+        return ""
+    lines = "\n".join(f"- {entry.id}: {entry.looks_like}" for entry in observation.legend)
+    return f"Objects in view (by how they look):\n{lines}\n\n"
+
+
 def build_messages(observation: Observation, folder: Path) -> list[dict[str, Any]]:
-    """OpenAI chat messages: the system prompt, then the frames in time order with labels."""
-    legend = "\n".join(f"- {entry.id}: {entry.looks_like}" for entry in observation.legend)
+    """OpenAI chat messages: the system prompt, then the frames in time order with labels.
+    ``folder`` is the brain's folder (frame files are relative to it)."""
     content: list[dict[str, Any]] = [
         {
             "type": "text",
-            "text": f"Objects in view (by how they look):\n{legend}\n\n"
-            f"Frames follow, oldest first: {len(observation.frame_times)} moments x "
-            f"{len(observation.cameras)} views (egocentric = your head camera; closeup = beside "
-            "the event; overhead = high behind you).",
+            "text": f"{legend_text(observation)}Frames follow, oldest first: "
+            f"{len(observation.frame_times)} moments x {len(observation.cameras)} views "
+            "(egocentric = your head camera; closeup = beside the event; overhead = high "
+            "behind you).",
         },
     ]
     for t in observation.frame_times:

@@ -1,9 +1,11 @@
 """Decide many scenes with one brain: cached, concurrent, resumable.
 
 Brains share one small interface (``name``, ``endpoint``, ``decoding()``, ``decide``), so a
-baseline is selected exactly like a model. Decisions run with at most ``concurrency`` in
-flight; each finished one is written to the response store at once (one transaction), so an
-interrupted run resumes where it stopped.
+baseline is selected exactly like a model. A brain is shown its scene's brain folder
+(``reacthuman.layout``: observation.json and the frames, nothing else); ground truth is
+handed, as an argument, to the oracle alone (``decide_one``). Decisions run with at most
+``concurrency`` in flight; each finished one is written to the response store at once (one
+transaction), so an interrupted run resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -13,24 +15,49 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
+
+from pydantic import ValidationError
 
 from reacthuman.brain.baselines import BASELINES, oracle_plan
 from reacthuman.brain.client import Decision
 from reacthuman.brain.plan import ReactionPlan
 from reacthuman.brain.prompt import PROMPT_VERSION
 from reacthuman.brain.store import ResponseStore, decision_key, observation_hash
+from reacthuman.layout import GROUND_TRUTH_FILE, OBSERVATION_FILE, brain_folder
 from reacthuman.observation import Observation
 from reacthuman.sim.truth import GroundTruth
 
 
 class Brain(Protocol):
+    """``decide`` gets the observation and its brain folder (frame files are relative to
+    it), and nothing else."""
+
     name: str
     endpoint: str | None
 
     def decoding(self) -> dict[str, Any]: ...
 
     async def decide(self, observation: Observation, folder: Path) -> Decision: ...
+
+
+class PrivilegedBrain(Protocol):
+    """A reference brain that is handed ground truth (the oracle; ``privileged`` is True)."""
+
+    name: str
+    endpoint: str | None
+    privileged: bool
+
+    def decoding(self) -> dict[str, Any]: ...
+
+    async def decide(
+        self, observation: Observation, folder: Path, truth: GroundTruth | None
+    ) -> Decision: ...
+
+
+def brain_sees_truth(brain: Any) -> bool:
+    """Only the oracle is given ground truth; every other brain sees the observation only."""
+    return bool(getattr(brain, "privileged", False))
 
 
 @dataclass
@@ -50,7 +77,8 @@ class BaselineBrain:
 
 @dataclass
 class HeuristicBrain:
-    """Motion from the head camera's pixels, danger from the legend's words (no LLM)."""
+    """Motion from the head camera's pixels; danger from how the motion looks, or from the
+    legend's words under the legend ablation (no LLM)."""
 
     name: str = "heuristic"
     endpoint: str | None = None
@@ -68,9 +96,11 @@ class HeuristicBrain:
 
 @dataclass
 class OracleBrain:
-    """Reads ground_truth.json beside the observation. Reports must mark it as the oracle.
+    """Decides from the ground truth it is handed (``decide_one`` passes it; it never looks
+    for files). Reports must mark it as the oracle.
 
-    The only privileged brain: the node graph hands it ground truth, nobody else."""
+    The only privileged brain: the direct path, ``reacthuman decide`` and the node graph hand
+    it ground truth, nobody else."""
 
     name: str = "oracle"
     privileged: bool = True
@@ -79,8 +109,16 @@ class OracleBrain:
     def decoding(self) -> dict[str, Any]:
         return {}
 
-    async def decide(self, observation: Observation, folder: Path) -> Decision:
-        truth = GroundTruth.load(folder / "ground_truth.json")
+    async def decide(
+        self, observation: Observation, folder: Path, truth: GroundTruth | None = None
+    ) -> Decision:
+        if truth is None:
+            raise ValueError(f"the oracle was handed no ground truth for {observation.scene_id}")
+        if truth.scene_id != observation.scene_id:
+            raise ValueError(
+                f"the oracle was handed the ground truth of {truth.scene_id} "
+                f"for {observation.scene_id}"
+            )
         plan = oracle_plan(truth, observation.robot.pos, observation.robot.yaw)
         return Decision(scene_id=observation.scene_id, brain=self.name, plan=plan)
 
@@ -116,16 +154,9 @@ def baseline(name: str) -> Brain:
         raise ValueError(f"unknown brain {name!r} (known: {known})") from None
 
 
-def find_observations(root: Path) -> list[Path]:
-    """Scene folders (holding observation.json) under ``root``, or ``root`` itself."""
-    if (root / "observation.json").is_file():
-        return [root]
-    return sorted(p.parent for p in root.glob("**/observation.json"))
-
-
 @dataclass
 class Outcome:
-    folder: Path
+    scene: Path  # the scene's folder; the brain was shown its brain folder
     decision: Decision
     cached: bool
 
@@ -133,27 +164,35 @@ class Outcome:
 async def decide_one(
     brain: Brain,
     observation: Observation,
-    folder: Path,
+    scene: Path,
     store: ResponseStore | None = None,
     timeout: float | None = None,
+    truth: GroundTruth | None = None,
 ) -> Outcome:
-    """One decision, from the store when it was made before. A brain that raises or takes
+    """One decision on the scene in ``scene`` (its brain folder already written), from the
+    store when it was made before. The brain is shown the brain folder only; ``truth`` is
+    handed to a privileged brain (the oracle) and to no other. A brain that raises or takes
     longer than ``timeout`` seconds gives a recorded R1 decision instead of an exception."""
+    folder = brain_folder(scene)
     decoding = brain.decoding()
     obs_hash = observation_hash(folder)
     key = decision_key(brain.name, brain.endpoint, PROMPT_VERSION, obs_hash, decoding)
     cached = store.get(key) if store is not None else None
     if cached is not None:
-        return Outcome(folder, cached, True)
+        return Outcome(scene, cached, True)
     try:
-        decision = await asyncio.wait_for(brain.decide(observation, folder), timeout)
+        if brain_sees_truth(brain):
+            deciding = cast(PrivilegedBrain, brain).decide(observation, folder, truth)
+        else:
+            deciding = brain.decide(observation, folder)
+        decision = await asyncio.wait_for(deciding, timeout)
     except TimeoutError:
         decision = _failed(brain, observation, f"the brain did not answer within {timeout:g} s")
     except Exception as exc:  # a crashing brain is a recorded R1, not a lost run
         decision = _failed(brain, observation, f"the brain failed: {type(exc).__name__}: {exc}")
     if store is not None and not decision.api_failure:
         store.put(key, obs_hash, decoding, decision)
-    return Outcome(folder, decision, False)
+    return Outcome(scene, decision, False)
 
 
 def _failed(brain: Brain, observation: Observation, reason: str) -> Decision:
@@ -166,31 +205,51 @@ def _failed(brain: Brain, observation: Observation, reason: str) -> Decision:
     )
 
 
+def read_truth(scene: Path) -> GroundTruth:
+    """The ground truth beside a scene's brain folder; ValueError naming the file."""
+    path = scene / GROUND_TRUTH_FILE
+    try:
+        return GroundTruth.load(path)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read ({exc.strerror})") from None
+    except ValidationError as exc:
+        raise ValueError(f"{path}: not valid ground truth ({exc.errors()[0]['msg']})") from None
+
+
 async def decide_all(
-    folders: list[Path],
+    scenes: list[Path],
     brain: Brain,
     store: ResponseStore,
     concurrency: int = 8,
     on_outcome: Callable[[Outcome], None] | None = None,
 ) -> list[Outcome]:
+    """Every scene folder (``reacthuman.layout.find_scenes``) decided by ``brain``. The
+    oracle is handed each scene's ground_truth.json, read here beside its brain folder."""
     semaphore = asyncio.Semaphore(concurrency)
 
-    async def one(folder: Path) -> Outcome:
-        observation = Observation.load(folder / "observation.json")
+    async def one(scene: Path) -> Outcome:
+        observation = Observation.load(brain_folder(scene) / OBSERVATION_FILE)
         async with semaphore:
-            outcome = await decide_one(brain, observation, folder, store)
+            try:
+                truth = read_truth(scene) if brain_sees_truth(brain) else None
+            except ValueError as exc:  # recorded, not stored: the next run tries again
+                problem = f"no ground truth for the oracle: {exc}"
+                outcome = Outcome(scene, _failed(brain, observation, problem), False)
+            else:
+                outcome = await decide_one(brain, observation, scene, store, truth=truth)
         if on_outcome is not None:
             on_outcome(outcome)
         return outcome
 
-    return list(await asyncio.gather(*(one(folder) for folder in folders)))
+    return list(await asyncio.gather(*(one(scene) for scene in scenes)))
 
 
 def write_outcome(outcome: Outcome, out: Path, root: Path) -> Path:
-    """``plan.json`` (the plan, or the R1 record) and ``reply.txt`` (raw replies) per scene."""
+    """``plan.json`` (the plan, or the R1 record) and ``reply.txt`` (raw replies) per scene,
+    at the scene's place under ``root`` (``out/<family>/<scene_id>/``)."""
     relative = (
-        outcome.folder.relative_to(root)
-        if outcome.folder != root
+        outcome.scene.relative_to(root)
+        if outcome.scene != root
         else Path(outcome.decision.scene_id)
     )
     target = out / relative

@@ -1,9 +1,10 @@
 """brain_node: shows the configured brain the observation and publishes its plan.
 
 It assembles the observation from the camera topics (the frames the freeze message lists,
-by view and stamp), writes it as the brain's folder (what ``reacthuman decide`` reads), and
-decides in a worker thread so that a slow model never blocks the node. It subscribes to
-ground truth only when its brain is the oracle, the one privileged reference brain.
+by view and stamp), writes it as the brain's folder (``episodes/<brain>/<scene>/observation``:
+observation.json and the frames, nothing else), and decides in a worker thread so that a
+slow model never blocks the node. It subscribes to ground truth only when its brain is the
+oracle, the one privileged reference brain, and hands it over as an argument, never a file.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ class BrainNode(ReactNode):
                 Image, c.image_topic(view), lambda m, v=view: self._on_image(v, m), c.IMAGES
             )
         self.create_subscription(String, c.FREEZE, self._on_freeze, c.EVENTS)
-        from reacthuman.runner import brain_sees_truth
+        from reacthuman.brain.run import brain_sees_truth
 
         if brain_sees_truth(self.brain):
             self.create_subscription(String, c.GROUND_TRUTH, self._on_truth, c.EVENTS)
@@ -89,6 +90,7 @@ class BrainNode(ReactNode):
 
     def _decide(self, freeze: c.FreezeMessage) -> None:
         from reacthuman.brain.client import Decision
+        from reacthuman.brain.run import brain_sees_truth
         from reacthuman.runner import episode_folder, write_decision, write_observation
 
         observation = freeze.observation
@@ -112,12 +114,11 @@ class BrainNode(ReactNode):
             )
         else:
             write_observation(folder, observation, frames)
-            if getattr(self.brain, "privileged", False):
+            truth = None
+            if brain_sees_truth(self.brain):  # the oracle: None if it never came (an R1)
                 truth = self.truths.take((freeze.run_id, freeze.episode), 10.0)
-                if truth is not None:
-                    (folder / "ground_truth.json").write_text(truth.to_json())
             decision = self.runner.decide(
-                self.brain, observation, folder, float(self.param("brain_timeout"))
+                self.brain, observation, folder, float(self.param("brain_timeout")), truth
             )
         folder.mkdir(parents=True, exist_ok=True)
         write_decision(folder, decision)

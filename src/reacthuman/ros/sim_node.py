@@ -67,6 +67,7 @@ class SimNode(ReactNode):
         "width": 640,
         "height": 360,
         "frames": 5,
+        "legend": False,  # the legend ablation: observations also describe the objects
         "controller": "g1",
         "policy_path": "",
         "videos": False,
@@ -265,7 +266,7 @@ class SimNode(ReactNode):
             if spec.scene_id in done:
                 continue
             started = self._episode_started = time.perf_counter()
-            played = play(simulator, spec, settings, body)
+            played = play(simulator, spec, settings, body, bool(self.param("legend")))
             self.timings.append({"scene_id": spec.scene_id, "play": time.perf_counter() - started})
             try:
                 clock_ns = self._episode(episode, played, body, clock_ns)

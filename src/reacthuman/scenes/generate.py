@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 from reacthuman.scenes import families
 from reacthuman.scenes.cameras import Bounds, closeup, egocentric, overhead
 from reacthuman.scenes.catalogue import Catalogue, default_catalogue
 from reacthuman.scenes.families.base import (
+    FamilyError,
     FamilySampler,
     Layout,
     SampleContext,
@@ -29,7 +31,16 @@ from reacthuman.scenes.geometry import (
     quat_mul,
     rotate_yaw,
 )
-from reacthuman.scenes.reach import summarise_arrival
+from reacthuman.scenes.labels import Action, Arrival, action_label
+from reacthuman.scenes.moment import (
+    DESIGN_SLACK,
+    MIN_WINDOW,
+    REACTION_MARGIN,
+    reaction_margin,
+    resolution_time,
+    window_for,
+)
+from reacthuman.scenes.reach import ArrivalSummary, starts_in_reach, summarise_arrival
 from reacthuman.scenes.rng import SeededRng
 from reacthuman.scenes.spec import (
     SWEPT_BANDS,
@@ -52,11 +63,15 @@ from reacthuman.scenes.spec import (
     scene_id,
 )
 
-GENERATOR_VERSION = "1.0.0"
-NAMESPACE = "reacthuman-scenes-v1"  # part of every seed: changing it changes every scene
-DEFAULT_ADVERSARIAL_RATE = 0.15
-WINDOW = 0.6  # s, the observation window (paper 3.1)
-HORIZON = 3.0  # s after t0 that intended motion and ground truth cover
+GENERATOR_VERSION = "2.0.0"
+NAMESPACE = "reacthuman-scenes-v2"  # part of every seed: changing it changes every scene
+# Share of scene groups given a look-alike, in the families whose window can show an object's
+# mass (FamilySampler.shows_mass): five of the 17, so about 13 % of a set, the paper's 40/306.
+DEFAULT_ADVERSARIAL_RATE = 0.45
+HORIZON = 3.5  # s after t0 that intended motion and ground truth cover
+MAX_DESIGN_ATTEMPTS = 40  # geometry draws per scene group before the group is given up
+MIN_SPEED_RATIO = 2.0  # very fast / slow arrival speed in a swept group (paper 5.2)
+DESIGN_SPEED_RATIO = 2.3  # what designs aim for, so that measured groups keep MIN_SPEED_RATIO
 PATH_RATE = 10  # Hz of the intended path stored in the spec
 OBSERVER_HEIGHT = 1.32  # Unitree G1
 EYE_HEIGHT = 1.2  # G1 head camera
@@ -99,19 +114,140 @@ def schedule(family: Family | str, seed: int) -> tuple[int, SpeedBand]:
 
 
 def _layout(
-    sampler: FamilySampler, group: int, band: SpeedBand, rate: float, catalogue: Catalogue
+    sampler: FamilySampler,
+    group: int,
+    band: SpeedBand,
+    rate: float,
+    catalogue: Catalogue,
+    attempt: int = 0,
 ) -> tuple[SampleContext, Layout]:
-    rng = SeededRng(NAMESPACE, sampler.family.value, group)
-    room = rng.choice(sampler.rooms)
-    room_height = rng.uniform(2.5, 3.0)
-    floor_friction = rng.uniform(0.5, 0.8)
-    u_adversarial, u_variant = rng.random(), rng.random()
-    hazard = rng.choice(object_pool(sampler, catalogue))
+    """A family's layout for one band. What the group is about (room type, object, whether
+    it is adversarial) is drawn from the group's stream; the geometry from a stream per design
+    attempt, so a redrawn design never changes the object."""
+    pick = SeededRng(NAMESPACE, sampler.family.value, group)
+    room = pick.choice(sampler.rooms)
+    u_adversarial, u_variant = pick.random(), pick.random()
+    hazard = pick.choice(object_pool(sampler, catalogue))
     variants = adversarial_pool(sampler, catalogue)
-    if variants and u_adversarial < rate:
+    if variants and sampler.shows_mass and u_adversarial < rate:
         hazard = variants[min(int(u_variant * len(variants)), len(variants) - 1)]
-    ctx = SampleContext(rng, band, hazard, catalogue, room, room_height, floor_friction, HORIZON)
+    rng = SeededRng(NAMESPACE, sampler.family.value, group, "design", attempt)
+    room_height = rng.uniform(*sampler.room_heights)
+    floor_friction = rng.uniform(0.5, 0.8)
+    intent = SeededRng(NAMESPACE, sampler.family.value, group, "intent")
+    ctx = SampleContext(
+        rng, band, hazard, catalogue, room, room_height, floor_friction, HORIZON, intent
+    )
     return ctx, sampler.build(ctx)
+
+
+class Design:
+    """A layout's intended motion judged against the decision moment (``scenes.moment``)."""
+
+    def __init__(self, band: SpeedBand, layout: Layout, mass_kg: float) -> None:
+        self.band = band
+        self.layout = layout
+        samples = layout.path.tuples()
+        self.arrival: ArrivalSummary = summarise_arrival(
+            samples, (0.0, 0.0, 0.0), 0.0, mass_kg, layout.path.floor_time
+        )
+        self.starts_in_reach = starts_in_reach(samples, (0.0, 0.0, 0.0))
+        self.resolved = resolution_time(
+            self.arrival.arrival_time, layout.path.floor_time, layout.floor_resolves
+        )
+        slack = DESIGN_SLACK if layout.design_slack is None else layout.design_slack
+        self.window = window_for(self.resolved, band, slack)
+        self.margin = reaction_margin(
+            self.window, self.arrival.arrival_time, layout.path.floor_time, layout.floor_resolves
+        )
+        self.slack = slack
+
+    def label(self, hazard: SceneObject) -> Action:
+        return action_label(
+            hazard,
+            Arrival(
+                reaches_observer=self.arrival.reaches_observer,
+                peak_speed=self.arrival.peak_speed,
+                peak_kinetic_energy=self.arrival.peak_kinetic_energy,
+            ),
+        )
+
+    def problems(self) -> list[str]:
+        out = []
+        if self.arrival.reaches_observer != self.layout.reaches:
+            meant = "reach the robot" if self.layout.reaches else "stay out of reach"
+            out.append(f"{self.band.value}: the hazard was meant to {meant}")
+        if self.starts_in_reach:
+            out.append(f"{self.band.value}: the hazard starts inside the reach zone")
+        if self.margin is not None:
+            need = REACTION_MARGIN[self.band] + self.slack
+            if self.margin < need - 1e-9:
+                out.append(
+                    f"{self.band.value}: {self.margin:.2f} s from the freeze (window "
+                    f"{MIN_WINDOW:g} s at least) to the outcome, {need:.2f} s designed for"
+                )
+        return out
+
+
+def design_problems(sampler: FamilySampler, designs: Sequence[Design]) -> list[str]:
+    """Why a scene group's design cannot give a valid decision moment in every band."""
+    problems = [p for d in designs for p in d.problems()]
+    hazard = next(o for o in designs[0].layout.objects if o.id == designs[0].layout.primary)
+    labels = {d.label(hazard) for d in designs}
+    if len(labels) > 1 and not sampler.speed_decides_label:
+        problems.append("the label changes with the speed band: " + ", ".join(sorted(labels)))
+    if len(designs) > 1:
+        speeds = [d.arrival.arrival_speed for d in designs if d.arrival.reaches_observer]
+        if len(speeds) == len(designs):
+            rising = all(b > a for a, b in zip(speeds, speeds[1:], strict=False))
+            aim = designs[0].layout.design_speed_ratio or DESIGN_SPEED_RATIO
+            if not rising or speeds[-1] < aim * speeds[0]:
+                problems.append(
+                    f"arrival speeds do not rise with the band by x{aim:g}: "
+                    + ", ".join(f"{v:.2f}" for v in speeds)
+                )
+    return problems
+
+
+def _design(
+    sampler: FamilySampler, group: int, band: SpeedBand, rate: float, catalogue: Catalogue
+) -> tuple[SampleContext, Layout, list[Design]]:
+    """The first design attempt whose every band leaves a valid decision moment."""
+    found = _group_design(sampler.family, group, band is SpeedBand.gravity, rate, catalogue)
+    if isinstance(found, str):
+        raise FamilyError(found)
+    contexts, designs = found
+    index = 0 if band is SpeedBand.gravity else SWEPT_BANDS.index(band)
+    return contexts[index], designs[index].layout, designs
+
+
+@lru_cache(maxsize=64)
+def _group_design(
+    family: Family, group: int, gravity: bool, rate: float, catalogue: Catalogue
+) -> tuple[list[SampleContext], list[Design]] | str:
+    """The designs of a group's bands, or why there are none (cached: the four seeds of a
+    group share them)."""
+    sampler = sampler_for(family)
+    bands = [SpeedBand.gravity] if gravity else list(SWEPT_BANDS)
+    reasons: list[str] = []
+    for attempt in range(MAX_DESIGN_ATTEMPTS):
+        contexts, designs = [], []
+        try:
+            for band in bands:
+                ctx, layout = _layout(sampler, group, band, rate, catalogue, attempt)
+                hazard = next(o for o in layout.objects if o.id == layout.primary)
+                contexts.append(ctx)
+                designs.append(Design(band, layout, hazard.mass_kg))
+        except FamilyError as exc:  # this draw cannot be built (a ramp too high, a lob too
+            reasons = [str(exc)]  # high for the ceiling): draw again
+            continue
+        reasons = design_problems(sampler, designs)
+        if not reasons:
+            return contexts, designs
+    return (
+        f"no design in {MAX_DESIGN_ATTEMPTS} attempts leaves a decision moment; last: "
+        + "; ".join(reasons)
+    )
 
 
 def _in_head_view(pos: Sequence[float]) -> bool:
@@ -138,10 +274,10 @@ class _FramePoints:
         self.observed: list[Vec3] = []
         self.arrivals: list[Vec3] = []
 
-    def add(self, layout: Layout) -> None:
+    def add(self, layout: Layout, window: float) -> None:
         samples = layout.path.samples
-        start, end = samples[0], layout.path.at(WINDOW)
-        visible = [s.pos for s in samples if s.t <= WINDOW + 1e-9 and _in_head_view(s.pos)]
+        start, end = samples[0], layout.path.at(window)
+        visible = [s.pos for s in samples if s.t <= window + 1e-9 and _in_head_view(s.pos)]
         self.ego += [visible[0], visible[-1]] if visible else [start.pos]
         self.ego += layout.extra_frame_points
         self.observed += [start.pos, end.pos, *layout.extra_frame_points]
@@ -154,6 +290,7 @@ class _FramePoints:
 
 def _extent_points(layout: Layout) -> list[Vec3]:
     points: list[Vec3] = [(0.4, 0.4, 0.0), (-0.4, -0.4, 0.0), layout.path.samples[0].pos]
+    points += layout.extent_points
     for piece in layout.furniture:
         points += box_corners(piece.pose.pos, piece.size, piece.pose.quat)
     for obj in layout.objects:
@@ -175,6 +312,14 @@ def _room_bounds(layout: Layout, rng: SeededRng, height: float) -> Bounds:
     back = min(min(p[0] for p in points), -0.4) - rng.uniform(1.0, 2.0)
     left = max(p[1] for p in points) + rng.uniform(0.6, 1.6)
     right = min(p[1] for p in points) - rng.uniform(0.6, 1.6)
+    if layout.side_wall is not None:
+        reach = max(p[1] for p in points) if layout.side_wall > 0 else -min(p[1] for p in points)
+        if reach > abs(layout.side_wall) + 1e-6:
+            raise GenerationError("a piece of the scene reaches through the side wall")
+        if layout.side_wall > 0:
+            left = layout.side_wall
+        else:
+            right = layout.side_wall
     if max(p[2] for p in points) > height + 1e-6:
         raise GenerationError("a piece of the scene reaches through the ceiling")
     return (back, front, right, left, height)
@@ -212,6 +357,10 @@ def _round3(v: Sequence[float]) -> Vec3:
 
 def _r(x: float) -> float:
     return round(x, 4) + 0.0  # + 0.0 turns -0.0 into 0.0, so JSON never shows "-0.0"
+
+
+def _maybe(x: float | None) -> float | None:
+    return None if x is None else _r(x)
 
 
 def _to_world_object(obj: SceneObject, tf: _WorldTransform) -> SceneObject:
@@ -291,15 +440,12 @@ def generate_scene(
     sampler = sampler_for(family)
     group, band = schedule(sampler.family, seed)
     try:
-        ctx, layout = _layout(sampler, group, band, adversarial_rate, catalogue)
-        bands = [band] if band is SpeedBand.gravity else list(SWEPT_BANDS)
+        ctx, layout, designs = _design(sampler, group, band, adversarial_rate, catalogue)
         frame = _FramePoints()
-        for other in bands:
-            if other is band:
-                frame.add(layout)
-            else:
-                frame.add(_layout(sampler, group, other, adversarial_rate, catalogue)[1])
-        return _assemble(sampler, seed, group, band, adversarial_rate, ctx, layout, frame)
+        mine = next(d for d in designs if d.band is band)
+        for design in designs if layout.frame_all_bands else [mine]:
+            frame.add(design.layout, design.window)
+        return _assemble(sampler, seed, group, band, adversarial_rate, ctx, mine, frame)
     except ValueError as exc:  # FamilyError, FramingError, pydantic ValidationError
         raise GenerationError(f"{scene_id(sampler.family, seed)}: {exc}") from exc
 
@@ -311,13 +457,17 @@ def _assemble(
     band: SpeedBand,
     rate: float,
     ctx: SampleContext,
-    layout: Layout,
+    design: Design,
     frame: _FramePoints,
 ) -> SceneSpec:
+    layout = design.layout
     stage = SeededRng(NAMESPACE, sampler.family.value, group, "stage")
     bounds = _room_bounds(layout, stage, ctx.room_height)
     yaw = stage.choice((0.0, math.pi / 2.0, math.pi, -math.pi / 2.0))
     tf = _WorldTransform(yaw, bounds)
+    # Colours and lights before the cameras, whose retries draw a varying number of times.
+    floor_color, wall_color = stage.choice(FLOOR_COLORS), stage.choice(WALL_COLORS)
+    lighting = _lighting(stage, tf)
     cameras = [
         egocentric(stage, EYE_HEIGHT, frame.ego),
         closeup(
@@ -336,33 +486,28 @@ def _assemble(
     room = Room(
         type=ctx.room,
         size=(_r(size_x), _r(size_y), _r(ctx.room_height)),
-        floor_color=stage.choice(FLOOR_COLORS),
-        wall_color=stage.choice(WALL_COLORS),
+        floor_color=floor_color,
+        wall_color=wall_color,
         floor_friction=_r(
             ctx.floor_friction if layout.floor_friction is None else layout.floor_friction
         ),
     )
-    lighting = _lighting(stage, tf)
-    hazard = next(o for o in layout.objects if o.id == layout.primary)
     samples = layout.path.samples
-    arrival = summarise_arrival(
-        ((s.t, s.pos, s.vel) for s in samples),
-        (0.0, 0.0, 0.0),
-        0.0,
-        hazard.mass_kg,
-        layout.path.floor_time,
-    )
+    arrival = design.arrival
+    hazard = next(o for o in layout.objects if o.id == layout.primary)
     stride = round(1.0 / (PATH_RATE * (samples[1].t - samples[0].t)))
     intended = IntendedMotion(
         path=[PathPoint(t=_r(s.t), pos=tf.point(s.pos)) for s in samples[::stride]],
         reaches_observer=arrival.reaches_observer,
-        arrival_time=None if arrival.arrival_time is None else _r(arrival.arrival_time),
+        arrival_time=_maybe(arrival.arrival_time),
         arrival_point=None if arrival.arrival_point is None else tf.point(arrival.arrival_point),
-        arrival_speed=None if arrival.arrival_speed is None else _r(arrival.arrival_speed),
-        arrival_kinetic_energy=(
-            None if arrival.arrival_kinetic_energy is None else _r(arrival.arrival_kinetic_energy)
-        ),
-        floor_time=None if layout.path.floor_time is None else _r(layout.path.floor_time),
+        arrival_speed=_maybe(arrival.arrival_speed),
+        arrival_kinetic_energy=_maybe(arrival.arrival_kinetic_energy),
+        peak_speed=_maybe(arrival.peak_speed),
+        peak_kinetic_energy=_maybe(arrival.peak_kinetic_energy),
+        floor_time=_maybe(layout.path.floor_time),
+        floor_resolves=layout.floor_resolves,
+        reaction_margin=_maybe(design.margin),
     )
     description = f"In the {ctx.room.value.replace('_', ' ')}, {layout.description}."
     return SceneSpec(
@@ -386,6 +531,6 @@ def _assemble(
         ),
         cameras=[_to_world_camera(c, tf) for c in cameras],
         lighting=lighting,
-        timing=Timing(t0=_r(layout.t0), window=WINDOW, horizon=HORIZON),
+        timing=Timing(t0=_r(layout.t0), window=design.window, horizon=HORIZON),
         intended=intended,
     )

@@ -14,7 +14,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from reacthuman.scenes.geometry import Vec3
+from reacthuman.scenes.geometry import Quat, Vec3, dot, quat_rotate
+from reacthuman.scenes.spec import Shape, ShapeKind
 
 G = 9.81
 DT = 1.0 / 240.0  # the simulator's step, so predicted and measured paths share a clock
@@ -25,11 +26,42 @@ SIM_MAX_RESTITUTION = 0.4
 TUMBLE_GAIN = 0.35  # share of a tread landing's vertical speed that tumbling turns forward
 
 
+def principal_inertia(shape: Shape, mass_kg: float) -> Vec3:
+    """Principal moments of a solid primitive about its centre, in its own frame."""
+    m = mass_kg
+    x, y, z = shape.size
+    if shape.kind is ShapeKind.box:
+        return (m * (y * y + z * z) / 12, m * (x * x + z * z) / 12, m * (x * x + y * y) / 12)
+    if shape.kind is ShapeKind.sphere:
+        moment = 0.1 * m * x * x  # 2/5 m r^2 with r = d / 2
+        return (moment, moment, moment)
+    r = x / 2
+    across = m * (3 * r * r + z * z) / 12
+    return (across, across, 0.5 * m * r * r)
+
+
+def kinetic_energy(
+    shape: Shape,
+    mass_kg: float,
+    com_vel: Sequence[float],
+    ang_vel: Sequence[float],
+    orientation: Quat,
+) -> float:
+    """A rigid body's kinetic energy: 1/2 m v^2 of its centre plus 1/2 w.I.w of its spin
+    (``ang_vel`` in the world frame; ``orientation`` turns the body frame into the world's)."""
+    w, x, y, z = orientation
+    body = quat_rotate((w, -x, -y, -z), ang_vel)
+    moments = principal_inertia(shape, mass_kg)
+    spin = 0.5 * sum(i * c * c for i, c in zip(moments, body, strict=True))
+    return 0.5 * mass_kg * dot(com_vel, com_vel) + spin
+
+
 @dataclass
 class Sample:
     t: float
     pos: Vec3
     vel: Vec3
+    energy: float | None = None  # J, the whole object's (None: 1/2 m v^2 of the point)
 
 
 @dataclass
@@ -38,20 +70,27 @@ class Path:
 
     samples: list[Sample] = field(default_factory=list)
     floor_time: float | None = None
+    first_contact: float | None = None  # the first landing on any support, s
 
     @property
     def end(self) -> Sample:
         return self.samples[-1]
 
-    def append(self, t: float, pos: Sequence[float], vel: Sequence[float]) -> None:
-        self.samples.append(Sample(t, tuple(pos), tuple(vel)))  # type: ignore[arg-type]
+    def append(
+        self, t: float, pos: Sequence[float], vel: Sequence[float], energy: float | None = None
+    ) -> None:
+        self.samples.append(Sample(t, tuple(pos), tuple(vel), energy))  # type: ignore[arg-type]
 
     def hold_until(self, horizon: float) -> None:
         """Stay where the last sample is until the horizon."""
         last = self.end
         steps = int(round((horizon - last.t) / DT))
         for i in range(1, steps + 1):
-            self.append(last.t + i * DT, last.pos, (0.0, 0.0, 0.0))
+            self.append(last.t + i * DT, last.pos, (0.0, 0.0, 0.0), 0.0)
+
+    def tuples(self) -> list[tuple[float, Vec3, Vec3, float | None]]:
+        """(t, position, velocity, energy) per sample, as ``reach`` reads motion."""
+        return [(s.t, s.pos, s.vel, s.energy) for s in self.samples]
 
     def at(self, t: float) -> Sample:
         index = min(max(int(round(t / DT)), 0), len(self.samples) - 1)
@@ -102,6 +141,9 @@ def point_mass_path(
     if not path.samples:
         path.append(start_t, pos, vel)
     x, y, z = pos
+    # A centre that starts lower than it could rest on the floor (an object leaving the foot
+    # of a ramp, tilted) is on the floor, not in it.
+    z = max(z, half_height)
     vx, vy, vz = vel
     t = start_t
     on: Support | None = None
@@ -128,6 +170,8 @@ def point_mass_path(
                     z_new = level
                     if support.is_floor and path.floor_time is None:
                         path.floor_time = t
+                    if path.first_contact is None:
+                        path.first_contact = t
                     if support.tumble:
                         # Tumbling turns part of the landing into forward speed (-x: downstairs).
                         vx -= TUMBLE_GAIN * abs(vz)
@@ -164,10 +208,13 @@ def integrate_angle(
     return out
 
 
-def topple_angles(height: float, depth: float, tilt: float, horizon: float) -> list[tuple]:
+def topple_angles(
+    height: float, depth: float, tilt: float, horizon: float, stop: float = math.pi / 2
+) -> list[tuple]:
     """A uniform box (or rod, depth ~ 0) toppling about a floor edge from ``tilt`` rad.
 
-    The angle is measured from upright toward the observer; the box lands flat at pi/2.
+    The angle is measured from upright toward the observer; the box lands flat at pi/2 (or
+    the caller stops it at ``stop``).
     """
     beta = math.atan2(depth, height)  # the centre of mass is past the edge once tilt > beta
     r_cm = 0.5 * math.hypot(height, depth)
@@ -176,4 +223,53 @@ def topple_angles(height: float, depth: float, tilt: float, horizon: float) -> l
     def accel(theta: float, _omega: float) -> float:
         return G * r_cm * math.sin(theta - beta) / inertia_per_mass
 
-    return integrate_angle(accel, tilt, 0.0, stop=lambda th, _w: th >= math.pi / 2, horizon=horizon)
+    return integrate_angle(accel, tilt, 0.0, stop=lambda th, _w: th >= stop, horizon=horizon)
+
+
+def ladder_angles(
+    length: float, mu_floor: float, mu_wall: float, lean: float, horizon: float
+) -> list[tuple[float, float, float]]:
+    """A ladder sliding down a wall: (t, lean from vertical, lean rate) until it lies flat.
+
+    Newton-Euler for a uniform rod with Coulomb friction at both ends (the feet pushed toward
+    the wall, the top held up), solved for the angular acceleration and the two normal forces
+    at every step. Just past the no-slip lean, tan(lean) = 2 mu_f / (1 - mu_f mu_w), friction
+    almost holds it: it creeps, then gathers speed.
+    """
+    half = length / 2.0
+    inertia = length * length / 12.0  # per unit mass
+
+    def accel(theta: float, omega: float) -> float:
+        s, c = math.sin(theta), math.cos(theta)
+        # Unknowns (theta'', N_f, N_w) per unit mass, rows: x, z, torque about the centre.
+        a = [
+            [-half * c, -mu_floor, 1.0],
+            [-half * s, -1.0, -mu_wall],
+            [inertia, -half * (s - mu_floor * c), half * (mu_wall * s + c)],
+        ]
+        b = [-half * s * omega * omega, half * c * omega * omega - G, 0.0]
+        return max(_solve3(a, b)[0], 0.0) if theta < math.pi / 2 else 0.0
+
+    return integrate_angle(
+        accel, lean, 0.0, stop=lambda theta, _w: theta >= math.pi / 2, horizon=horizon
+    )
+
+
+def _solve3(a: list[list[float]], b: list[float]) -> list[float]:
+    """Cramer's rule for a 3x3 system."""
+
+    def det(m: list[list[float]]) -> float:
+        return (
+            m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+        )
+
+    d = det(a)
+    out = []
+    for col in range(3):
+        m = [row[:] for row in a]
+        for r in range(3):
+            m[r][col] = b[r]
+        out.append(det(m) / d)
+    return out

@@ -25,6 +25,10 @@ REACH_RADIUS = 1.2  # m, horizontal distance from the observer's vertical axis
 REACH_HEIGHT = 2.0  # m above the floor
 REACH_PLANE_HEIGHT = 1.1  # m above the floor
 MOVING_SPEED = 0.05  # m/s: a hazard at rest inside the zone (a cup on a near table) is no arrival
+# The arrival speed is the hazard's average velocity over this span before it enters the zone
+# (or since it started moving, if later): a ball caught mid-bounce or a wobbling edge does not
+# set it, the speed it travels with does.
+ARRIVAL_SPAN = 0.25  # s
 
 
 def in_reach_zone(point: Sequence[float], observer: Sequence[float]) -> bool:
@@ -32,65 +36,107 @@ def in_reach_zone(point: Sequence[float], observer: Sequence[float]) -> bool:
     return horizontal <= REACH_RADIUS and point[2] <= REACH_HEIGHT
 
 
+# A motion sample: (t, position, velocity) of the hazard point, optionally followed by the
+# whole object's kinetic energy (translation + rotation, J); without it, 1/2 m v^2 of the point.
+Sample = Sequence
+
+
+def _energy(sample: Sample, mass_kg: float) -> float:
+    if len(sample) > 3 and sample[3] is not None:
+        return float(sample[3])
+    return 0.5 * mass_kg * norm(sample[2]) ** 2
+
+
 @dataclass(frozen=True)
 class ArrivalSummary:
+    """How the hazard meets the observer.
+
+    ``arrival_*`` describe the moment it enters the reach zone (time, point, the object's
+    kinetic energy there; its speed averaged over the ``ARRIVAL_SPAN`` before): what the speed
+    bands sweep. ``peak_*``
+    are the largest speed and kinetic energy it has inside the zone in front of the observer
+    before it lands: what hands reaching out would have to stop, and what the label rule
+    judges.
+    """
+
     reaches_observer: bool
     arrival_time: float | None = None
     arrival_point: Vec3 | None = None
     arrival_speed: float | None = None
     arrival_kinetic_energy: float | None = None
+    peak_speed: float | None = None
+    peak_kinetic_energy: float | None = None
 
 
 def summarise_arrival(
-    samples: Iterable[tuple[float, Sequence[float], Sequence[float]]],
+    samples: Iterable[Sample],
     observer: Sequence[float],
     heading: float,
     mass_kg: float,
     floor_time: float | None,
 ) -> ArrivalSummary:
-    """Whether and how the hazard meets the observer, from (t, position, velocity) samples.
+    """Whether and how the hazard meets the observer, from (t, position, velocity[, energy])
+    samples.
 
     It reaches the observer if it moves inside the reach zone at any time (an object resting
-    within reach that is never set in motion does not arrive). The arrival speed is the
-    largest speed it has there while in front of the observer (``heading``: the observer's
-    yaw) and, if it was still in the air when it entered, before it first touched the floor:
-    what hands reaching forward would meet, not what it hits the floor with behind the robot.
+    within reach that is never set in motion does not arrive). Peaks are taken while it is in
+    front of the observer (``heading``: the observer's yaw) and, if it was still in the air
+    when it entered, before it first touched the floor: what hands reaching forward would
+    meet, not what it hits the floor with behind the robot.
     """
     forward = (math.cos(heading), math.sin(heading))
-    inside: list[tuple[float, Sequence[float], float, bool]] = []
-    for t, pos, vel in samples:
+    inside: list[tuple[float, Sequence[float], float, float, bool]] = []
+    before: list[tuple[float, Sequence[float]]] = []  # the moving approach, before entry
+    for sample in samples:
+        t, pos, vel = sample[0], sample[1], sample[2]
+        if not inside:
+            if norm(vel) < MOVING_SPEED:
+                before = []
+            else:
+                before.append((t, pos))
         if in_reach_zone(pos, observer):
             speed = norm(vel)
             if speed >= MOVING_SPEED:
                 ahead = (pos[0] - observer[0]) * forward[0] + (pos[1] - observer[1]) * forward[1]
-                inside.append((t, pos, speed, ahead >= 0.0))
+                inside.append((t, pos, speed, _energy(sample, mass_kg), ahead >= 0.0))
     if not inside:
         return ArrivalSummary(reaches_observer=False)
-    first_t, first_pos = inside[0][0], inside[0][1]
+    first_t, first_pos, first_speed, first_energy, _ahead = inside[0]
+    span = [(t, pos) for t, pos in before if t >= first_t - ARRIVAL_SPAN - 1e-9]
+    if len(span) >= 2 and span[-1][0] > span[0][0]:
+        (t_a, p_a), (t_b, p_b) = span[0], span[-1]
+        first_speed = math.dist(p_a, p_b) / (t_b - t_a)
     airborne_entry = floor_time is None or first_t <= floor_time
     candidates = [
-        speed
-        for t, _pos, speed, ahead in inside
+        (speed, energy)
+        for t, _pos, speed, energy, ahead in inside
         if ahead and (not airborne_entry or floor_time is None or t <= floor_time + 1e-9)
-    ] or [speed for _t, _pos, speed, _ahead in inside]
-    top_speed = max(candidates)
+    ] or [(speed, energy) for _t, _pos, speed, energy, _ahead in inside]
     return ArrivalSummary(
         reaches_observer=True,
         arrival_time=first_t,
         arrival_point=tuple(first_pos),  # type: ignore[arg-type]
-        arrival_speed=top_speed,
-        arrival_kinetic_energy=0.5 * mass_kg * top_speed**2,
+        arrival_speed=first_speed,
+        arrival_kinetic_energy=first_energy,
+        peak_speed=max(speed for speed, _e in candidates),
+        peak_kinetic_energy=max(energy for _s, energy in candidates),
     )
 
 
+def starts_in_reach(samples: Sequence[Sample], observer: Sequence[float]) -> bool:
+    """Whether the hazard point is inside the reach zone when the event starts."""
+    return bool(samples) and in_reach_zone(samples[0][1], observer)
+
+
 def impact_point(
-    samples: Sequence[tuple[float, Sequence[float], Sequence[float]]],
+    samples: Sequence[Sample],
     observer: Sequence[float],
 ) -> tuple[float, Vec3] | None:
     """(time, point) where the hazard meets the reach plane (see the module doc), or None."""
     entry: tuple[float, Vec3] | None = None
     previous: tuple[float, Sequence[float]] | None = None
-    for t, pos, vel in samples:
+    for sample in samples:
+        t, pos, vel = sample[0], sample[1], sample[2]
         inside = in_reach_zone(pos, observer) and norm(vel) >= MOVING_SPEED
         if inside:
             if entry is None:

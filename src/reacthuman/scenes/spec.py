@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "2.0"
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
@@ -115,6 +115,7 @@ class FurnitureKind(StrEnum):
     table = "table"
     counter = "counter"
     wall_shelf = "wall_shelf"
+    hanging_shelf = "hanging_shelf"  # a side-wall shelf hanging from its far bracket, tilted
     stool = "stool"
     stairs = "stairs"
     ramp = "ramp"
@@ -260,7 +261,9 @@ class Lighting(StrictModel):
 
 
 class Timing(StrictModel):
-    """``t0``: the event starts (after any settling pre-roll); window: the observed span."""
+    """``t0``: the event starts (after any settling pre-roll); window: the observed span, from
+    t0 to the freeze (0.6 s, shortened for hazards too fast to leave a reaction margin after
+    a full window: see ``reacthuman.scenes.moment``)."""
 
     t0: float = Field(ge=0)
     window: float = Field(gt=0, le=5)
@@ -284,9 +287,13 @@ class IntendedMotion(StrictModel):
     reaches_observer: bool
     arrival_time: float | None  # first entry into the reach zone, s after t0
     arrival_point: Vec3 | None
-    arrival_speed: float | None  # m/s, the largest speed inside the reach zone before the floor
-    arrival_kinetic_energy: float | None  # J
+    arrival_speed: float | None  # m/s of the hazard point as it enters the reach zone
+    arrival_kinetic_energy: float | None  # J, the object's (translation + rotation) then
+    peak_speed: float | None  # m/s, the largest inside the zone in front before it lands
+    peak_kinetic_energy: float | None  # J, likewise
     floor_time: float | None  # first floor contact, s after t0
+    floor_resolves: bool = True  # False where the floor is the hazard's path (bouncing)
+    reaction_margin: float | None  # s from the freeze to arrival or landing
 
 
 class GeneratorInfo(StrictModel):
@@ -296,7 +303,7 @@ class GeneratorInfo(StrictModel):
 
 
 class SceneSpec(StrictModel):
-    schema_version: Literal["1.0"] = SCHEMA_VERSION
+    schema_version: Literal["2.0"] = SCHEMA_VERSION
     scene_id: str = Field(pattern=r"^[a-z_]+-\d{6}$")
     family: Family
     seed: int = Field(ge=0)

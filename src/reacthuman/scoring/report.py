@@ -15,6 +15,7 @@ from pathlib import Path
 
 from reacthuman.scenes.labels import Action
 from reacthuman.scenes.spec import SWEPT_BANDS, Family, SpeedBand
+from reacthuman.scenes.validity import Validity, validity_markdown
 from reacthuman.scoring.aggregate import (
     Stat,
     band_consistency,
@@ -217,8 +218,14 @@ def _execution_section(rows: Sequence[ScoreRow], brains: list[str]) -> list[str]
 
 
 def write_report(
-    rows: Sequence[ScoreRow], out: Path, title: str, problems: Sequence[str] = ()
+    rows: Sequence[ScoreRow],
+    out: Path,
+    title: str,
+    problems: Sequence[str] = (),
+    validity: Validity | None = None,
 ) -> tuple[Path, Path]:
+    """``validity``, the scene set's own checks (``scenes.validity``), becomes the section
+    after the main results: a score means something only on a valid decision problem."""
     out.mkdir(parents=True, exist_ok=True)
     lines = [f"# {title}", ""]
     if not rows:
@@ -279,6 +286,8 @@ def write_report(
         ],
         table,
     )
+    if validity is not None:
+        lines += ["", "## Validity of the scenes", "", *validity_markdown(validity)]
     lines += ["", "## SAA per family (%)", ""]
     lines += _saa_table(
         per,

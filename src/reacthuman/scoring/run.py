@@ -1,9 +1,9 @@
 """Score a run: every decision under one or more decision folders against ground truth.
 
 Decision folders are what ``reacthuman decide`` writes (``<family>/<scene_id>/plan.json``);
-the observation folder is what ``reacthuman observe`` writes (``ground_truth.json``,
-``observation.json`` and ``spec.json`` per scene). Files that are missing or corrupt are
-reported by name and the rest is scored.
+the observation folder is what ``reacthuman observe`` writes: per scene ``ground_truth.json``
+and ``spec.json``, read here, beside the brain's folder ``observation/`` (``reacthuman.layout``).
+Files that are missing or corrupt are reported by name and the rest is scored.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from reacthuman.brain.classify import ClassifierConfig
 from reacthuman.brain.client import Decision
+from reacthuman.layout import GROUND_TRUTH_FILE, SPEC_FILE
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.metrics import score_decision
 from reacthuman.scoring.results import ScoreRow
@@ -63,8 +64,8 @@ def score_folders(
             scene = observations / plan_file.parent.relative_to(root)
             try:
                 decision = _load(Decision, plan_file)
-                truth = _load(GroundTruth, scene / "ground_truth.json")
-                spec = _load(SceneSpec, scene / "spec.json")
+                truth = _load(GroundTruth, scene / GROUND_TRUTH_FILE)
+                spec = _load(SceneSpec, scene / SPEC_FILE)
             except OSError as exc:
                 problems.append(f"{exc.filename}: cannot read ({exc.strerror})")
                 continue

@@ -2,6 +2,8 @@
 
 An entry is a folder holding the frames, ``observation.json`` and ``ground_truth.json``,
 keyed by a hash of the spec's canonical JSON, the render settings and the simulator version.
+Its observation.json is the frames-only one: what is shown beside the frames (the legend
+ablation) is applied when a scene is exported (``sim.observe.export``), not cached.
 Entries are built in a temporary sibling folder and renamed into place, so an interrupted
 write never leaves a half entry that a later run would trust.
 """
@@ -18,7 +20,7 @@ from pathlib import Path
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.sim.settings import RenderSettings
 
-SIM_VERSION = "2"  # bump whenever the simulator's output for the same inputs changes
+SIM_VERSION = "3"  # bump whenever the simulator's output for the same inputs changes
 CACHE_ENV = "REACTHUMAN_CACHE"
 COMPLETE = "ground_truth.json"  # written last inside the staging folder
 
@@ -30,9 +32,10 @@ def default_cache_dir() -> Path:
     return base / "reacthuman" / "observations"
 
 
-def cache_key(spec: SceneSpec, settings: RenderSettings) -> str:
+def cache_key(spec: SceneSpec, settings: RenderSettings, robot: str = "") -> str:
+    """``robot``: the controller standing in the frames (its policy moves the G1 a little)."""
     digest = hashlib.sha256()
-    for part in (SIM_VERSION, spec.to_json(), settings.model_dump_json()):
+    for part in (SIM_VERSION, spec.to_json(), settings.model_dump_json(), robot):
         digest.update(part.encode())
         digest.update(b"\x00")
     return digest.hexdigest()[:32]
@@ -42,16 +45,23 @@ class ObservationCache:
     def __init__(self, root: str | Path | None = None) -> None:
         self.root = Path(root) if root is not None else default_cache_dir()
 
-    def path(self, spec: SceneSpec, settings: RenderSettings) -> Path:
-        return self.root / spec.family.value / f"{spec.scene_id}-{cache_key(spec, settings)}"
+    def path(self, spec: SceneSpec, settings: RenderSettings, robot: str = "") -> Path:
+        key = cache_key(spec, settings, robot)
+        return self.root / spec.family.value / f"{spec.scene_id}-{key}"
 
-    def get(self, spec: SceneSpec, settings: RenderSettings) -> Path | None:
-        entry = self.path(spec, settings)
+    def get(self, spec: SceneSpec, settings: RenderSettings, robot: str = "") -> Path | None:
+        entry = self.path(spec, settings, robot)
         return entry if (entry / COMPLETE).is_file() else None
 
-    def put(self, spec: SceneSpec, settings: RenderSettings, build: Callable[[Path], None]) -> Path:
+    def put(
+        self,
+        spec: SceneSpec,
+        settings: RenderSettings,
+        build: Callable[[Path], None],
+        robot: str = "",
+    ) -> Path:
         """Run ``build(staging_folder)`` and publish the folder as the entry, atomically."""
-        entry = self.path(spec, settings)
+        entry = self.path(spec, settings, robot)
         entry.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{entry.name}.", dir=entry.parent))
         try:

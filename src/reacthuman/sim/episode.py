@@ -14,6 +14,7 @@ of Genesis's kernel-cache key, and all scene randomness already lives in the spe
 from __future__ import annotations
 
 import gc
+import math
 import os
 import time
 from collections.abc import Callable
@@ -22,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from reacthuman.scenes.geometry import Vec3, add, box_corners, quat_rotate, sub
-from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION
+from reacthuman.scenes.geometry import Quat, Vec3, add, box_corners, quat_mul, quat_rotate, sub
+from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION, kinetic_energy
 from reacthuman.scenes.spec import CameraName, SceneObject, SceneSpec
-from reacthuman.sim.mjcf import object_document, world_document
+from reacthuman.sim.mjcf import floor_document, object_document, world_document
 from reacthuman.sim.settings import DT, RenderSettings
 from reacthuman.sim.truth import GroundTruth, ground_truth
 from reacthuman.spine.command import CONTROL_PERIOD
@@ -92,6 +93,8 @@ class _Body:
     obj: SceneObject
     entity: Any
     hazard_offset: Vec3  # the hazard point in the entity's link frame
+    center_offset: Vec3 = (0.0, 0.0, 0.0)  # the centre of mass in the link frame
+    frame: Quat = (1.0, 0.0, 0.0, 0.0)  # the object's own axes in the link frame
 
 
 @dataclass
@@ -116,11 +119,30 @@ class Episode:
     def hazard(self) -> _Body:
         return self.bodies[self.spec.primary_hazard]
 
-    def hazard_point(self) -> tuple[float, float, float]:
+    @property
+    def window(self) -> float:
+        """The observed span: the scene's own window unless the settings override it."""
+        return self.settings.window_of(self.spec)
+
+    def _hazard_link(self) -> tuple[Vec3, Quat]:
         entity = self.hazard.entity
-        pos = _np(entity.get_links_pos()[0]).tolist()
+        pos = tuple(_np(entity.get_links_pos()[0]).tolist())
         quat = tuple(_np(entity.get_links_quat()[0]).tolist())
-        return add(pos, quat_rotate(quat, self.hazard.hazard_offset))  # type: ignore[arg-type]
+        return pos, quat  # type: ignore[return-value]
+
+    def hazard_point(self) -> tuple[float, float, float]:
+        pos, quat = self._hazard_link()
+        return add(pos, quat_rotate(quat, self.hazard.hazard_offset))
+
+    def hazard_pose(self) -> tuple[Vec3, Vec3, Quat]:
+        """The hazard point, the object's centre of mass and its orientation (world frame)."""
+        pos, quat = self._hazard_link()
+        body = self.hazard
+        return (
+            add(pos, quat_rotate(quat, body.hazard_offset)),
+            add(pos, quat_rotate(quat, body.center_offset)),
+            quat_mul(quat, body.frame),
+        )
 
     def hazard_on_floor(self) -> bool:
         contacts = self.hazard.entity.get_contacts(with_entity=self.floor)
@@ -152,14 +174,17 @@ class Episode:
         Leaves the scene restored to the freeze, so execution resumes exactly there.
         """
         timing = self.spec.timing
+        window = self.window
         t0_step = round(timing.t0 / DT)
-        frame_steps = {t0_step + round(t / DT): t for t in self.settings.frame_times}
-        freeze_step = t0_step + round(self.settings.window / DT)
+        frame_steps = {t0_step + round(t / DT): t for t in self.settings.frame_times(window)}
+        freeze_step = t0_step + round(window / DT)
         end_step = t0_step + round(timing.horizon / DT)
-        samples: list[tuple[float, Vec3, Vec3]] = []
+        samples: list[tuple[float, Vec3, Vec3, float]] = []
         floor_time: float | None = None
+        lowest = final = float("inf")
+        obj = self.hazard.obj
         self._launch(at_t0=False)
-        previous = self.hazard_point()
+        previous = self.hazard_pose()
         tick_starts = _tick_starts(freeze_step) if self.body is not None else {}
         for step in range(end_step + 1):
             if step in tick_starts:
@@ -167,9 +192,19 @@ class Episode:
             if step == t0_step:
                 self._launch(at_t0=True)
             if step >= t0_step:
-                point = self.hazard_point()
-                velocity = tuple((point[i] - previous[i]) / DT for i in range(3))
-                samples.append(((step - t0_step) * DT, point, velocity))  # type: ignore[arg-type]
+                pose = self.hazard_pose()
+                point, center, orientation = pose
+                velocity = tuple((point[i] - previous[0][i]) / DT for i in range(3))
+                center_vel = tuple((center[i] - previous[1][i]) / DT for i in range(3))
+                energy = kinetic_energy(
+                    obj.shape,
+                    obj.mass_kg,
+                    center_vel,
+                    angular_velocity(previous[2], orientation, DT),
+                    orientation,
+                )
+                samples.append(((step - t0_step) * DT, point, velocity, energy))  # type: ignore[arg-type]
+                lowest, final = min(lowest, center[2]), center[2]
                 if (
                     floor_time is None
                     and step > t0_step
@@ -194,21 +229,20 @@ class Episode:
                 self.scene.reset(self.freeze_state)
                 if self.body is not None:
                     self.body.step_aside()  # ground truth: where the object goes untouched
-            previous = self.hazard_point()
+            previous = self.hazard_pose()
             if step < end_step:
                 started = time.perf_counter()
                 self.scene.step()
                 self.seconds["physics"] += time.perf_counter() - started
-        if samples:  # the first sample has no earlier position: give it the second's velocity
-            samples[0] = (
-                samples[0][0],
-                samples[0][1],
-                samples[1][2] if len(samples) > 1 else (0.0, 0.0, 0.0),
-            )
+        if samples:  # the first sample has no earlier position: give it the second's motion
+            second = samples[1] if len(samples) > 1 else (0.0, (0.0,) * 3, (0.0,) * 3, 0.0)
+            samples[0] = (samples[0][0], samples[0][1], second[2], second[3])
         if self.starts_on_floor:
             floor_time = _landing_time(samples)
         self.scene.reset(self.freeze_state)
-        return ground_truth(self.spec, samples, floor_time, DT, self.settings.window)
+        return ground_truth(
+            self.spec, samples, floor_time, DT, window, lowest_center=lowest, final_center=final
+        )
 
 
 def _tick_starts(last_step: int) -> dict[int, int]:
@@ -222,19 +256,42 @@ def _tick_starts(last_step: int) -> dict[int, int]:
     return starts
 
 
-def _landing_time(samples: list[tuple[float, Vec3, Vec3]]) -> float | None:
+def _landing_time(samples: list[tuple[float, Vec3, Vec3, float]]) -> float | None:
     """For hazards standing on the floor from the start (furniture, ladders): when the hazard
     point comes down to within 2 cm of its lowest height and stays there."""
     if not samples:
         return None
-    lowest = min(p[2] for _t, p, _v in samples)
+    lowest = min(sample[1][2] for sample in samples)
     start = samples[0][1][2]
     if start - lowest < 0.1:
         return None
-    for t, p, _v in samples:
-        if p[2] <= lowest + 0.02:
-            return t
+    for sample in samples:
+        if sample[1][2] <= lowest + 0.02:
+            return sample[0]
     return None
+
+
+def angular_velocity(before: Quat, after: Quat, dt: float) -> Vec3:
+    """World-frame angular velocity that turns ``before`` into ``after`` in ``dt``."""
+    w0, x0, y0, z0 = before
+    dw, dx, dy, dz = quat_mul(after, (w0, -x0, -y0, -z0))
+    if dw < 0.0:  # the short way round
+        dw, dx, dy, dz = -dw, -dx, -dy, -dz
+    angle = 2.0 * math.atan2(math.sqrt(dx * dx + dy * dy + dz * dz), dw)
+    norm = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if norm < 1e-12:
+        return (0.0, 0.0, 0.0)
+    k = angle / (norm * dt)
+    return (dx * k, dy * k, dz * k)
+
+
+def standing(controller: Any, spec: SceneSpec) -> Callable[[Any], Any] | None:
+    """The G1's standing controller for a scene (its policy at a zero command, started at the
+    observer), or None for a controller without a body (the kinematic stand-in)."""
+    if controller is None or not getattr(controller, "physical", False):
+        return None
+    controller.start(None, spec.observer.pos, spec.observer.yaw)
+    return controller.command
 
 
 class Simulator:
@@ -273,15 +330,18 @@ class Simulator:
             ),
             show_viewer=False,
         )
-        floor = scene.add_entity(
-            gs.morphs.Plane(visualization=False),
-            material=gs.materials.Rigid(friction=spec.room.floor_friction),
-        )
         # Genesis precomputes a signed-distance grid for every collision geom and caches it by
         # geometry; scenes have fresh random sizes, so at the default resolution (up to 128^3)
         # that costs seconds per scene. Boxes, spheres and cylinders collide analytically, so
         # the coarsest grid is enough.
         coarse = gs.materials.Rigid(sdf_min_res=16, sdf_max_res=16)
+        floor = scene.add_entity(
+            gs.morphs.MJCF(
+                file=floor_document(spec, (CONTACT_TIMECONST, STATIC_DAMPRATIO)),
+                default_armature=None,
+            ),
+            material=coarse,
+        )
         scene.add_entity(
             gs.morphs.MJCF(
                 file=world_document(spec, (CONTACT_TIMECONST, STATIC_DAMPRATIO)),
@@ -298,11 +358,12 @@ class Simulator:
                 material=coarse,
             )
             if obj.joint is None:
-                offset = obj.hazard_point
+                bodies[obj.id] = _Body(obj, entity, obj.hazard_point)
             else:
+                # The body frame sits on the joint anchor, aligned with the world at rest.
                 origin = sub(obj.pose.pos, obj.joint.anchor)
                 offset = add(origin, quat_rotate(obj.pose.quat, obj.hazard_point))
-            bodies[obj.id] = _Body(obj, entity, offset)
+                bodies[obj.id] = _Body(obj, entity, offset, origin, obj.pose.quat)
         robot = None
         if stand is not None:
             from reacthuman.sim.body import add_g1
@@ -320,10 +381,6 @@ class Simulator:
             for cam in spec.cameras
         }
         scene.build()
-        for geom in floor.geoms:
-            params = _np(geom.get_sol_params()).copy()
-            params[0], params[1] = CONTACT_TIMECONST, STATIC_DAMPRATIO
-            geom.set_sol_params(params)
         hazard = spec.hazard
         lowest = min(
             c[2] for c in box_corners(hazard.pose.pos, hazard.shape.size, hazard.pose.quat)

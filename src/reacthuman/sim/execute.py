@@ -33,7 +33,7 @@ def steps_of_tick(tick: int) -> int:
 
 def execution_duration(episode: Episode) -> float:
     """From the freeze to the ground-truth horizon."""
-    return episode.spec.timing.horizon - episode.settings.window
+    return episode.spec.timing.horizon - episode.window
 
 
 def kinematic_readback(command: JointCommand) -> JointState:

@@ -4,7 +4,8 @@ like what they are, and the static room with its furniture.
 Each dynamic object is one body: its collision primitive (with the catalogue's mass,
 inertia and friction; hidden in group 3) plus visual-only parts from ``visuals``. Free objects
 get a free joint; doors and pendulums a hinge at their anchor. Everything static (walls,
-ceiling, floor colour, furniture, the robot's stand-in) is one body welded to the world.
+ceiling, floor colour, furniture) is one body welded to the world; the floor's collision is a
+separate slab (``floor_document``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import quoteattr
 
 from reacthuman.scenes.geometry import Quat, Vec3, add, quat_mul, quat_rotate, sub
-from reacthuman.scenes.spec import Furniture, FurnitureKind, SceneObject, SceneSpec, ShapeKind
+from reacthuman.scenes.kinematics import principal_inertia
+from reacthuman.scenes.spec import Furniture, FurnitureKind, SceneObject, SceneSpec
 from reacthuman.sim.visuals import Part, parts, shade
 
 WALL = 0.1  # m, wall and ceiling thickness
@@ -60,16 +62,7 @@ def _part(part: Part, origin: Vec3 = (0.0, 0.0, 0.0), frame: Quat = (1.0, 0.0, 0
 
 def inertia(obj: SceneObject) -> Vec3:
     """Principal moments of the solid primitive about its centre."""
-    m = obj.mass_kg
-    x, y, z = obj.shape.size
-    if obj.shape.kind is ShapeKind.box:
-        return (m * (y * y + z * z) / 12, m * (x * x + z * z) / 12, m * (x * x + y * y) / 12)
-    if obj.shape.kind is ShapeKind.sphere:
-        moment = 0.1 * m * x * x  # 2/5 m r^2 with r = d / 2
-        return (moment, moment, moment)
-    r = x / 2
-    across = m * (3 * r * r + z * z) / 12
-    return (across, across, 0.5 * m * r * r)
+    return principal_inertia(obj.shape, obj.mass_kg)
 
 
 def object_document(obj: SceneObject, solref: tuple[float, float]) -> tuple[str, Vec3, Quat]:
@@ -161,6 +154,11 @@ def _furniture_parts(piece: Furniture) -> list[Part]:
         out.append(Part("box", (0, 0, 0), (sx, sy, sz), c))
         for dy in (-sy * 0.35, sy * 0.35):
             out.append(Part("box", (sx * 0.3, dy, -0.06), (sx * 0.4, 0.02, 0.12), (0.3, 0.3, 0.3)))
+    elif piece.kind is FurnitureKind.hanging_shelf:
+        # The board (its own frame tilts with it) and the one bracket still holding, under
+        # its high end (+x); the wall is on the side the piece's local +y or -y faces.
+        out.append(Part("box", (0, 0, 0), (sx, sy, sz), c))
+        out.append(Part("box", (sx / 2 - 0.06, 0, -0.07), (0.03, sy * 0.8, 0.14), (0.3, 0.3, 0.3)))
     elif piece.kind is FurnitureKind.stairs:
         steps = piece.steps or 1
         run, rise = sx / steps, sz / steps
@@ -189,22 +187,29 @@ def _furniture_parts(piece: Furniture) -> list[Part]:
     return out
 
 
-def _robot_stand_in(spec: SceneSpec) -> list[Part]:
-    """A static, G1-sized figure where the robot stands (the spine issue brings the real G1)."""
-    grey, dark = (0.6, 0.62, 0.66), (0.2, 0.2, 0.22)
-    return [
-        Part("box", (0, 0.1, 0.38), (0.1, 0.08, 0.76), dark),  # legs
-        Part("box", (0, -0.1, 0.38), (0.1, 0.08, 0.76), dark),
-        Part("box", (0, 0, 0.95), (0.18, 0.32, 0.38), grey),  # torso
-        Part("box", (0.02, 0.2, 0.9), (0.07, 0.06, 0.4), grey),  # arms
-        Part("box", (0.02, -0.2, 0.9), (0.07, 0.06, 0.4), grey),
-        # The head sits behind the head camera (6 cm ahead of the axis), so the camera sees out.
-        Part("sphere", (-0.05, 0, spec.observer.eye_height), (0.14, 0.14, 0.14), dark),
-    ]
+FLOOR_DEPTH = 0.5  # m: the floor is a thick slab, not a half-space (see floor_document)
+
+
+def floor_document(spec: SceneSpec, solref: tuple[float, float]) -> str:
+    """The floor as a thick static slab, collision only (world_document draws its colour).
+
+    Genesis's plane primitive lets a thin box that lands flat fall straight through it (a 2 cm
+    panel dropped from 3 m ends up 18 m below the floor; BENCHMARKS.md); a slab stops it and
+    gives the same bounces as the plane.
+    """
+    sx, sy, _height = spec.room.size
+    size = (sx + 2 * WALL, sy + 2 * WALL, FLOOR_DEPTH)
+    extra = (
+        f'{HIDDEN_COLLISION} friction="{_f(spec.room.floor_friction)} 0.005 0.0001" '
+        f'solref="{_f(solref[0])} {_f(solref[1])}" rgba="0.5 0.5 0.5 1"'
+    )
+    slab = _geom("box", (0.0, 0.0, -FLOOR_DEPTH / 2.0), size, (1.0, 0.0, 0.0, 0.0), extra)
+    return f'<mujoco model="floor"><worldbody><body name="floor">{slab}</body></worldbody></mujoco>'
 
 
 def world_document(spec: SceneSpec, solref: tuple[float, float]) -> str:
-    """Walls, ceiling, floor colour, furniture and the robot's stand-in, welded to the world."""
+    """Walls, ceiling, floor colour and furniture, welded to the world. The robot is the G1,
+    added by the simulator (``sim.body``); no stand-in figure is drawn."""
     sx, sy, height = spec.room.size
     contact = f'solref="{_f(solref[0])} {_f(solref[1])}"'
     # Painted walls are slippery (a ladder's top slides down them: ladder_slip's design).
@@ -278,10 +283,6 @@ def world_document(spec: SceneSpec, solref: tuple[float, float]) -> str:
                     f'{friction} rgba="{_rgba(part.color)}"',
                 )
             )
-    yaw = spec.observer.yaw
-    robot_frame: Quat = (math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
-    for part in _robot_stand_in(spec):
-        geoms.append(_part(part, spec.observer.pos, robot_frame))
     return (
         '<mujoco model="room"><worldbody><body name="room">'
         + "".join(geoms)

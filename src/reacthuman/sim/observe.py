@@ -9,7 +9,6 @@ in progress and resumes from the cache.
 
 from __future__ import annotations
 
-import json
 import shutil
 import time
 from collections.abc import Callable, Iterable
@@ -18,21 +17,28 @@ from pathlib import Path
 
 import numpy as np
 
+from reacthuman.layout import (
+    FRAMES_DIR,
+    GROUND_TRUTH_FILE,
+    OBSERVATION_FILE,
+    SPEC_FILE,
+    brain_folder,
+)
 from reacthuman.observation import (
+    OBSERVATION_SCHEMA,
     CameraInfo,
     Frame,
-    LegendEntry,
     Observation,
     RobotPose,
     frame_name,
+    legend_of,
 )
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.sim.cache import ObservationCache
 from reacthuman.sim.settings import RenderSettings
 from reacthuman.sim.truth import GroundTruth
 from reacthuman.sim.validate import rejection_reasons
-
-REJECTION_FILE = "rejection.json"
+from reacthuman.spine.controller import DEFAULT_CONTROLLER
 
 
 @dataclass
@@ -75,21 +81,24 @@ def preflight(spec: SceneSpec) -> list[str]:
     return problems
 
 
-def observation_for(spec: SceneSpec, settings: RenderSettings) -> Observation:
-    """What the brain may see: frames, times, cameras, where it stands, the object legend."""
+def observation_for(spec: SceneSpec, settings: RenderSettings, legend: bool = False) -> Observation:
+    """What the brain may see: frames, times, cameras and where it stands; with ``legend``
+    (the ablation, never the default) also the objects by how they look (``legend_of``)."""
+    window = settings.window_of(spec)
+    times = settings.frame_times(window)
     frames = [
         Frame(view=cam.name, t=t, file=f"frames/{frame_name(cam.name, t)}")
-        for t in settings.frame_times
+        for t in times
         for cam in spec.cameras
     ]
     return Observation(
         scene_id=spec.scene_id,
-        window=settings.window,
-        frame_times=settings.frame_times,
+        window=window,
+        frame_times=times,
         frames=frames,
         cameras=[CameraInfo.of(cam, settings.width, settings.height) for cam in spec.cameras],
-        legend=[LegendEntry(id=obj.id, looks_like=obj.looks_like) for obj in spec.objects],
         robot=RobotPose(pos=spec.observer.pos, yaw=spec.observer.yaw),
+        legend=legend_of(spec) if legend else None,
     )
 
 
@@ -104,13 +113,37 @@ def write_png(path: Path, image: np.ndarray) -> None:
 
 
 class Observer:
-    """Simulates scenes through the cache; one per process (it owns the Genesis simulator)."""
+    """Simulates scenes through the cache; one per process (it owns the Genesis simulator).
 
-    def __init__(self, settings: RenderSettings, cache: ObservationCache | None = None) -> None:
+    The G1 stands at the observer under ``controller`` (the benchmark's default), exactly as
+    in ``reacthuman bench`` and the node graph, so the same scene gives the same frames and
+    ground truth whichever path made them."""
+
+    def __init__(
+        self,
+        settings: RenderSettings,
+        cache: ObservationCache | None = None,
+        controller: str = DEFAULT_CONTROLLER,
+        policy_path: str | None = None,
+    ) -> None:
         self.settings = settings
         self.cache = cache if cache is not None else ObservationCache()
+        self.controller_name = controller
+        self.policy_path = policy_path
+        self._controller = None
         self._simulator = None
         self.last_timings: dict[str, float] = {}
+
+    @property
+    def controller(self):  # noqa: ANN201
+        if self._controller is None:
+            from reacthuman.spine.controller import make_controller
+
+            self._controller = make_controller(self.controller_name, self.policy_path)
+        return self._controller
+
+    def cached(self, spec: SceneSpec) -> Path | None:
+        return self.cache.get(spec, self.settings, self.controller_name)
 
     @property
     def simulator(self):  # noqa: ANN201 - Genesis types stay out of the signatures
@@ -121,8 +154,11 @@ class Observer:
         return self._simulator
 
     def _simulate_into(self, spec: SceneSpec, folder: Path) -> None:
+        from reacthuman.sim.episode import standing
+
         started = time.perf_counter()
-        episode = self.simulator.build(spec, self.settings)
+        simulator = self.simulator
+        episode = simulator.build(spec, self.settings, standing(self.controller, spec))
         built = time.perf_counter()
         try:
             truth = episode.run()
@@ -131,11 +167,6 @@ class Observer:
             for (view, t), image in episode.frames.items():
                 write_png(folder / "frames" / frame_name(view, t), image)
             (folder / "observation.json").write_text(observation_for(spec, self.settings).to_json())
-            reasons = rejection_reasons(spec, truth)
-            if reasons:
-                (folder / REJECTION_FILE).write_text(
-                    json.dumps({"reasons": reasons}, indent=2) + "\n"
-                )
             (folder / "ground_truth.json").write_text(truth.to_json())  # last: marks completion
             self.last_timings = {
                 "build": built - started,
@@ -150,22 +181,28 @@ class Observer:
     def observe(self, spec: SceneSpec) -> SceneResult:
         """The scene's cache entry, simulating it if needed."""
         start = time.perf_counter()
-        entry = self.cache.get(spec, self.settings)
+        entry = self.cached(spec)
         cached = entry is not None
         if entry is None:
             problems = preflight(spec)
             if problems:
                 return SceneResult(spec.scene_id, "failed", reasons=tuple(problems))
             try:
-                entry = self.cache.put(spec, self.settings, lambda f: self._simulate_into(spec, f))
+                entry = self.cache.put(
+                    spec,
+                    self.settings,
+                    lambda f: self._simulate_into(spec, f),
+                    self.controller_name,
+                )
             except Exception as exc:  # one scene's failure must not stop a set
                 detail = f"{type(exc).__name__}: {exc}"
                 return SceneResult(
                     spec.scene_id, "failed", reasons=(detail,), seconds=time.perf_counter() - start
                 )
         truth = GroundTruth.load(entry / "ground_truth.json")
-        rejection = entry / REJECTION_FILE
-        reasons = tuple(json.loads(rejection.read_text())["reasons"]) if rejection.exists() else ()
+        # Judged now, not cached: the cache holds what the simulation did, and validators
+        # may change without the simulation changing.
+        reasons = tuple(rejection_reasons(spec, truth))
         return SceneResult(
             spec.scene_id,
             "rejected" if reasons else "ok",
@@ -177,15 +214,31 @@ class Observer:
         )
 
 
-def export(result: SceneResult, out: Path, spec: SceneSpec) -> Path:
-    """Copy a scene's observation and ground truth from the cache to ``out/<family>/<id>``."""
+def export(result: SceneResult, out: Path, spec: SceneSpec, legend: bool = False) -> Path:
+    """Write a scene from the cache to ``out/<family>/<id>`` in the layout of
+    ``reacthuman.layout``: the brain's folder ``observation/`` (observation.json and the
+    frames, nothing else), with ground_truth.json and spec.json beside it.
+
+    The cache keeps the frames-only observation whatever ``legend`` is; the legend ablation
+    is applied here, to the exported copy (it is text from the spec, no simulation), so no
+    setting can be served another setting's observation and the cache key stays the
+    simulation's (spec, render settings). Entries cached before the legend became optional
+    still hold a legend with role ids: it is replaced here too.
+    """
     assert result.folder is not None
     target = out / spec.family.value / spec.scene_id
     staging = target.with_name(f".{target.name}.partial")
     shutil.rmtree(staging, ignore_errors=True)
-    staging.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(result.folder, staging)
-    (staging / "spec.json").write_text(spec.to_json())
+    seen = brain_folder(staging)
+    seen.mkdir(parents=True)
+    shutil.copytree(result.folder / FRAMES_DIR, seen / FRAMES_DIR)
+    cached = Observation.load(result.folder / OBSERVATION_FILE)
+    shown = cached.model_copy(
+        update={"schema_version": OBSERVATION_SCHEMA, "legend": legend_of(spec) if legend else None}
+    )
+    (seen / OBSERVATION_FILE).write_text(shown.to_json())
+    shutil.copyfile(result.folder / GROUND_TRUTH_FILE, staging / GROUND_TRUTH_FILE)
+    (staging / SPEC_FILE).write_text(spec.to_json())
     shutil.rmtree(target, ignore_errors=True)
     staging.rename(target)
     return target
@@ -197,10 +250,15 @@ RECYCLE_AFTER = 40  # scenes per worker process: Genesis keeps ~8 MB per built s
 _WORKER: Observer | None = None
 
 
-def _start_worker(settings_json: str, cache_root: str) -> None:
+def _start_worker(
+    settings_json: str, cache_root: str, controller: str, policy_path: str | None
+) -> None:
     global _WORKER
     _WORKER = Observer(
-        RenderSettings.model_validate_json(settings_json), ObservationCache(cache_root)
+        RenderSettings.model_validate_json(settings_json),
+        ObservationCache(cache_root),
+        controller,
+        policy_path,
     )
 
 
@@ -223,7 +281,12 @@ def _observe_in_pool(
         max_workers=min(jobs, len(indices)),
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_start_worker,
-        initargs=(observer.settings.model_dump_json(), str(observer.cache.root)),
+        initargs=(
+            observer.settings.model_dump_json(),
+            str(observer.cache.root),
+            observer.controller_name,
+            observer.policy_path,
+        ),
     )
     try:
         futures = {pool.submit(_observe_in_worker, specs[i].to_json()): i for i in indices}
@@ -241,8 +304,10 @@ def observe_all(
     out: Path | None,
     on_result: Callable[[SceneResult], None] | None = None,
     jobs: int = 1,
+    legend: bool = False,
 ) -> list[SceneResult]:
-    """Observe every spec; with ``jobs`` > 1 in that many worker processes.
+    """Observe every spec; with ``jobs`` > 1 in that many worker processes. With ``out``,
+    each scene that is ok is exported there (``export``; ``legend``: the ablation).
 
     Workers are replaced every RECYCLE_AFTER scenes so memory stays bounded; scenes already in
     the cache never reach a worker. Results come back in the order of ``specs``.
@@ -252,14 +317,14 @@ def observe_all(
 
     def finish(index: int, result: SceneResult) -> None:
         if out is not None and result.status == "ok":
-            export(result, out, specs[index])
+            export(result, out, specs[index], legend)
         results[index] = result
         if on_result is not None:
             on_result(result)
 
     pending = []
     for index, spec in enumerate(specs):
-        if jobs > 1 and observer.cache.get(spec, observer.settings) is None:
+        if jobs > 1 and observer.cached(spec) is None:
             pending.append(index)
         else:
             finish(index, observer.observe(spec))

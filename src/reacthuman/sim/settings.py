@@ -4,18 +4,25 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from reacthuman.scenes.spec import SceneSpec
+
 DT = 1.0 / 240.0  # s, the rigid solver's step (paper 3.4)
 DEFAULT_FRAMES = 5
 
 
 class RenderSettings(BaseModel):
-    """Resolution and frame times (seconds after t0) of the observation window."""
+    """Resolution and frame count of the observation window.
+
+    The window itself is the scene's (``SceneSpec.timing.window``: 0.6 s, shorter for hazards
+    too fast to leave a reaction margin after a full one); ``window`` overrides it for every
+    scene, an ablation that may show the outcome and that reports must name.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     width: int = Field(default=640, ge=16, le=3840)
     height: int = Field(default=360, ge=16, le=2160)
-    window: float = Field(default=0.6, gt=0, le=5)
+    window: float | None = Field(default=None, gt=0, le=5)
     frames: int = Field(default=DEFAULT_FRAMES, ge=1, le=60)
 
     @model_validator(mode="after")
@@ -24,12 +31,16 @@ class RenderSettings(BaseModel):
             raise ValueError(f"resolution must be 16:9, got {self.width}x{self.height}")
         return self
 
-    @property
-    def frame_times(self) -> list[float]:
-        """Evenly spaced over the window, both ends included: 5 frames -> 0, .15, .3, .45, .6."""
+    def window_of(self, spec: SceneSpec) -> float:
+        """The observed span of this scene: the override, or the scene's own window."""
+        return spec.timing.window if self.window is None else self.window
+
+    def frame_times(self, window: float) -> list[float]:
+        """Evenly spaced over the window, both ends included: 5 frames over 0.6 s -> 0, .15,
+        .3, .45, .6."""
         if self.frames == 1:
-            return [self.window]
-        step = self.window / (self.frames - 1)
+            return [window]
+        step = window / (self.frames - 1)
         return [round(i * step, 6) for i in range(self.frames)]
 
 

@@ -15,10 +15,11 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from reacthuman.scenes.labels import Action, Arrival, SafetyLabel, action_label, safety_label
-from reacthuman.scenes.reach import impact_point, summarise_arrival
+from reacthuman.scenes.moment import reaction_margin
+from reacthuman.scenes.reach import impact_point, starts_in_reach, summarise_arrival
 from reacthuman.scenes.spec import SceneSpec, Vec3
 
-TRUTH_SCHEMA = "1.1"  # 1.1: the window length
+TRUTH_SCHEMA = "2.0"  # 2.0: arrival at entry, peaks, rigid-body energy, the reaction margin
 TRAJECTORY_RATE = 60  # Hz stored in ground_truth.json
 
 
@@ -41,9 +42,15 @@ class GroundTruth(BaseModel):
     impact_point: Vec3 | None  # world frame; None where the hazard never reaches
     impact_time: float | None  # s after t0
     time_to_floor: float | None  # s after t0 of the first floor contact; None if none
-    arrival_time: float | None
-    arrival_speed: float | None  # m/s
-    arrival_kinetic_energy: float | None  # J
+    arrival_time: float | None  # s after t0: it enters the reach zone
+    arrival_speed: float | None  # m/s of the hazard point then
+    arrival_kinetic_energy: float | None  # J, the object's (translation + rotation) then
+    peak_speed: float | None  # m/s, the largest in the zone in front before it lands
+    peak_kinetic_energy: float | None  # J, likewise: what the label rule judges
+    reaction_margin: float | None  # s from the freeze to arrival or landing (scenes.moment)
+    starts_in_reach: bool  # the hazard point was inside the reach zone at t0
+    lowest_center: float  # m: the lowest its centre of mass went (soft contacts sink a little)
+    final_center: float  # m: its centre of mass at the horizon
     trajectory: list[TrajectoryPoint]  # the hazard point, 60 Hz, t0 .. t0 + horizon
     window: float  # s: the freeze is at t0 + window
     physics_dt: float
@@ -60,23 +67,37 @@ def _r(v: Sequence[float]) -> Vec3:
     return (round(v[0], 5) + 0.0, round(v[1], 5) + 0.0, round(v[2], 5) + 0.0)
 
 
+def _maybe(x: float | None) -> float | None:
+    return None if x is None else round(x, 5)
+
+
 def ground_truth(
     spec: SceneSpec,
-    samples: Sequence[tuple[float, Sequence[float], Sequence[float]]],
+    samples: Sequence[Sequence],
     floor_time: float | None,
     dt: float,
     window: float | None = None,
+    lowest_center: float | None = None,
+    final_center: float | None = None,
 ) -> GroundTruth:
-    """Ground truth from (t after t0, position, velocity) of the hazard point at every step."""
+    """Ground truth from (t after t0, position, velocity[, kinetic energy]) of the hazard point
+    at every step (``reach.Sample``); ``lowest_center`` and ``final_center``: the lowest and
+    the last height of its centre of mass."""
     observer = spec.observer.pos
     hazard = spec.hazard
+    window = spec.timing.window if window is None else window
     arrival = summarise_arrival(samples, observer, spec.observer.yaw, hazard.mass_kg, floor_time)
     measured = Arrival(
         reaches_observer=arrival.reaches_observer,
-        arrival_speed=arrival.arrival_speed,
-        arrival_kinetic_energy=arrival.arrival_kinetic_energy,
+        peak_speed=arrival.peak_speed,
+        peak_kinetic_energy=arrival.peak_kinetic_energy,
     )
     impact = impact_point(samples, observer)
+    margin = reaction_margin(window, arrival.arrival_time, floor_time, spec.intended.floor_resolves)
+    if lowest_center is None:
+        lowest_center = min(sample[1][2] for sample in samples)
+    if final_center is None:
+        final_center = samples[-1][1][2]
     stride = max(1, round(1.0 / (TRAJECTORY_RATE * dt)))
     return GroundTruth(
         scene_id=spec.scene_id,
@@ -85,15 +106,20 @@ def ground_truth(
         reaches_observer=arrival.reaches_observer,
         impact_point=None if impact is None else _r(impact[1]),
         impact_time=None if impact is None else round(impact[0], 5),
-        time_to_floor=None if floor_time is None else round(floor_time, 5),
-        arrival_time=None if arrival.arrival_time is None else round(arrival.arrival_time, 5),
-        arrival_speed=None if arrival.arrival_speed is None else round(arrival.arrival_speed, 5),
-        arrival_kinetic_energy=(
-            None
-            if arrival.arrival_kinetic_energy is None
-            else round(arrival.arrival_kinetic_energy, 5)
-        ),
-        trajectory=[TrajectoryPoint(t=round(t, 5), pos=_r(p)) for t, p, _v in samples[::stride]],
-        window=spec.timing.window if window is None else window,
+        time_to_floor=_maybe(floor_time),
+        arrival_time=_maybe(arrival.arrival_time),
+        arrival_speed=_maybe(arrival.arrival_speed),
+        arrival_kinetic_energy=_maybe(arrival.arrival_kinetic_energy),
+        peak_speed=_maybe(arrival.peak_speed),
+        peak_kinetic_energy=_maybe(arrival.peak_kinetic_energy),
+        reaction_margin=_maybe(margin),
+        starts_in_reach=starts_in_reach(samples, observer),
+        lowest_center=round(lowest_center, 5),
+        final_center=round(final_center, 5),
+        trajectory=[
+            TrajectoryPoint(t=round(sample[0], 5), pos=_r(sample[1]))
+            for sample in samples[::stride]
+        ],
+        window=window,
         physics_dt=dt,
     )

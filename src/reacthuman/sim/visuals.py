@@ -371,13 +371,19 @@ def _towel(s: Size, c: Rgb) -> list[Part]:
 
 @model("vase")
 def _vase(s: Size, c: Rgb) -> list[Part]:
+    """A clear glass vase: a tall, pale blue-green cylinder with a thicker glass base, water
+    inside, and green stems with three flowers above its rim."""
     d, h = s[0], s[2]
+    glass = shade(GLASS, 1.1)
     return [
-        cyl(0, 0, -h * 0.3, d * 0.7, h * 0.4, c),
-        cyl(0, 0, -h * 0.02, d, h * 0.3, c),
-        cyl(0, 0, h * 0.25, d * 0.5, h * 0.3, c),
-        cyl(0, 0, h * 0.45, d * 0.7, h * 0.1, c),
-        ball(0, 0, h * 0.5, d * 0.35, (0.85, 0.2, 0.4)),  # a flower
+        cyl(0, 0, -h * 0.44, d, h * 0.12, shade(GLASS, 0.85)),  # thick base
+        cyl(0, 0, -h * 0.05, d * 0.96, h * 0.7, glass),
+        cyl(0, 0, -h * 0.12, d * 0.8, h * 0.5, (0.55, 0.75, 0.85)),  # water
+        cyl(0, 0, h * 0.33, d * 1.04, h * 0.04, shade(GLASS, 0.8)),  # rim
+        cyl(0, 0, h * 0.42, d * 0.12, h * 0.16, GREEN),  # stems
+        ball(-d * 0.2, 0, h * 0.5, d * 0.3, (0.85, 0.2, 0.4)),
+        ball(d * 0.2, d * 0.1, h * 0.48, d * 0.28, (0.95, 0.8, 0.2)),
+        ball(0, -d * 0.2, h * 0.49, d * 0.28, (0.9, 0.9, 0.95)),
     ]
 
 
@@ -458,7 +464,7 @@ def _anvil(s: Size, c: Rgb) -> list[Part]:
         box(-lx * 0.05, 0, -lz * 0.1, lx * 0.3, ly * 0.55, lz * 0.35, c),  # waist
         box(-lx * 0.1, 0, lz * 0.3, lx * 0.7, ly, lz * 0.4, c),  # face
         box(lx * 0.36, 0, lz * 0.32, lx * 0.28, ly * 0.45, lz * 0.22, c),  # horn
-        box(-lx * 0.1, 0, lz * 0.5, lx * 0.7, ly * 0.95, lz * 0.02, shade(c, 1.6)),  # worn top
+        box(-lx * 0.1, 0, lz * 0.5, lx * 0.7, ly * 0.95, lz * 0.02, shade(c, 1.2)),  # worn top
     ]
 
 
@@ -597,12 +603,14 @@ def _panel(s: Size, c: Rgb) -> list[Part]:
 
 @model("pendant_lamp")
 def _pendant_lamp(s: Size, c: Rgb) -> list[Part]:
+    """A glass globe pendant on a cord: a frosted globe under a dark metal cap, and the
+    cord it hung from."""
     d, h = s[0], s[2]
     return [
-        cyl(0, 0, h * 0.35, d * 0.06, h * 0.3, DARK),  # cord stub
-        cyl(0, 0, h * 0.15, d * 0.4, h * 0.12, c),
-        cyl(0, 0, -h * 0.12, d, h * 0.42, c),  # glass shade
-        ball(0, 0, -h * 0.3, d * 0.3, (1.0, 0.95, 0.7)),  # bulb
+        cyl(0, 0, h * 0.42, d * 0.03, h * 0.16, DARK),  # cord
+        cyl(0, 0, h * 0.3, d * 0.3, h * 0.12, shade(STEEL, 0.6)),  # metal cap
+        cyl(0, 0, h * 0.22, d * 0.42, h * 0.06, shade(STEEL, 0.5)),  # collar
+        ball(0, 0, -h * 0.1, min(d, h * 0.8), (0.93, 0.95, 0.97)),  # frosted glass globe
     ]
 
 
@@ -618,24 +626,27 @@ def _disc(s: Size, c: Rgb) -> list[Part]:
 
 @model("fan")
 def _fan(s: Size, c: Rgb) -> list[Part]:
+    """A ceiling fan: a down-rod, a motor housing and five broad blades, in its own colour
+    (the catalogue's is white), a darker light kit under the motor."""
     d, h = s[0], s[2]
     out = [
-        cyl(0, 0, h * 0.3, d * 0.06, h * 0.4, c),  # down-rod
-        cyl(0, 0, -h * 0.1, d * 0.18, h * 0.35, c),  # motor
+        cyl(0, 0, h * 0.3, d * 0.05, h * 0.4, shade(c, 0.85)),  # down-rod
+        cyl(0, 0, -h * 0.05, d * 0.2, h * 0.3, c),  # motor
+        cyl(0, 0, -h * 0.28, d * 0.12, h * 0.16, shade(c, 0.75)),  # light kit
     ]
-    for k in range(4):
-        angle = k * math.pi / 2
+    for k in range(5):
+        angle = k * 2.0 * math.pi / 5.0
         q = quat_from_axis_angle((0, 0, 1), angle)
-        r = d * 0.3
+        r = d * 0.29
         out.append(
             box(
                 r * math.cos(angle),
                 r * math.sin(angle),
-                -h * 0.2,
-                d * 0.42,
-                d * 0.1,
-                h * 0.05,
-                WOOD,
+                -h * 0.12,
+                d * 0.46,
+                d * 0.13,
+                h * 0.04,
+                c,
                 q,
             )
         )

@@ -20,7 +20,16 @@ from reacthuman.scenes.geometry import (
     quat_from_axis_angle,
     quat_from_yaw,
 )
-from reacthuman.scenes.kinematics import Path, Support, point_mass_path, topple_angles
+from reacthuman.scenes.kinematics import (
+    DT,
+    G,
+    Path,
+    Support,
+    kinetic_energy,
+    point_mass_path,
+    topple_angles,
+)
+from reacthuman.scenes.reach import REACH_RADIUS
 from reacthuman.scenes.rng import SeededRng
 from reacthuman.scenes.spec import (
     Family,
@@ -53,11 +62,26 @@ class Layout:
     event_origin: Vec3  # where the close-up camera looks
     description: str  # the event in words, naming objects only by how they look
     front_wall: float | None = None  # the event needs the room's front wall at this x
+    side_wall: float | None = None  # ... or a side wall at this y (left if positive)
     floor_friction: float | None = None  # the event needs this floor (a polished floor)
     closeup_range: tuple[float, float] = (1.0, 1.8)  # close-up camera's distance from the origin
     closeup_azimuth: tuple[float, float] = (35.0, 80.0)  # degrees off the origin-to-robot line
     t0: float = 0.0  # seconds of settling before the event starts
     extra_frame_points: list[Vec3] = field(default_factory=list)
+    # False where the floor is the hazard's path, not its outcome (a ball bouncing or rolling
+    # across the floor to the robot): its floor contacts then do not end the decision moment.
+    floor_resolves: bool = True
+    reaches: bool = True  # the sampler means the hazard to reach the robot (False: No_Action)
+    # Cameras frame the motion of all four bands of the group (so they are the same in each);
+    # False where the bands differ in where the event starts (thrown_object's thrower).
+    frame_all_bands: bool = True
+    extent_points: list[Vec3] = field(default_factory=list)  # the room must hold these too
+    # How far past the required reaction margin the design must aim (moment.DESIGN_SLACK by
+    # default); free fall and ballistic flight are exact in simulation and need less.
+    design_slack: float | None = None
+    # The very fast / slow arrival-speed ratio the design aims for (generate's default leaves
+    # room for contacts and bounces; a hinge joint's motion is exact and needs less).
+    design_speed_ratio: float | None = None
 
 
 @dataclass
@@ -72,6 +96,13 @@ class SampleContext:
     room_height: float
     floor_friction: float
     horizon: float
+    # The group's own stream, for what a scene is meant to be (near or far, which regime): a
+    # redrawn design keeps it, so redrawing never trades a hard case for an easy one.
+    intent: SeededRng | None = None
+
+    def meant(self, probability: float) -> bool:
+        """A yes/no choice about what the group is, drawn from ``intent``."""
+        return (self.intent or self.rng).chance(probability)
 
     def speed(self, ranges: SpeedRanges) -> float:
         """The swept speed: one draw, placed in this band's range.
@@ -96,9 +127,14 @@ class SampleContext:
         ang_vel: Vec3 = (0.0, 0.0, 0.0),
         joint: Joint | None = None,
         launch_at_t0: bool = False,
+        surface_factor: float = 1.0,
     ) -> SceneObject:
-        """A scene object with the catalogue's physics, friction and restitution jittered +-10 %."""
-        friction = obj.friction * self.rng.uniform(0.9, 1.1)
+        """A scene object with the catalogue's physics, friction and restitution jittered +-10 %.
+
+        ``surface_factor`` scales its friction for a wet or polished surface it sits on (the
+        paper's randomizer samples friction): lubricated, each material keeps its relative grip.
+        """
+        friction = obj.friction * self.rng.uniform(0.9, 1.1) * surface_factor
         restitution = min(obj.restitution * self.rng.uniform(0.9, 1.1), 0.95)
         shade = self.rng.uniform(-0.04, 0.04)
         color = tuple(min(max(c + shade, 0.0), 1.0) for c in obj.visual.color)
@@ -134,6 +170,15 @@ class FamilySampler:
     pool: tuple[str, ...]  # genuine catalogue objects; their adversarial variants join them
     rooms: tuple[RoomType, ...]
     build: Callable[[SampleContext], Layout]
+    room_heights: tuple[float, float] = (2.5, 3.0)  # m, ceiling heights the family needs
+    # True where whether the object is safe to catch depending on its speed is the point of
+    # the family's sweep; otherwise a group whose label changes with the band is redrawn.
+    speed_decides_label: bool = False
+    # Whether the window can show what an object weighs or how it bounces (a hinge's damping,
+    # friction on an incline, a bounce): only then can a look-alike be told from the genuine
+    # object (the twin test, sim.twin), so only then is one injected. A free fall, a flight,
+    # a roll or a topple moves a foam anvil exactly like an iron one (no air drag).
+    shows_mass: bool = False
 
 
 REGISTRY: dict[Family, FamilySampler] = {}
@@ -209,6 +254,47 @@ def table_with_near_edge(
     return piece, top
 
 
+# A wet glass table top: objects on it keep this share of their dry friction, and the top's own
+# friction is below any of theirs (a pair uses the larger of its two).
+WET_FACTOR = (0.02, 0.035)
+WET_TOP_FRICTION = 0.004
+
+
+def long_table(
+    ctx: SampleContext,
+    furniture_id: str,
+    near_edge_x: float,
+    far_edge_x: float,
+    center_y: float,
+    height: float,
+    friction: float,
+    kind: FurnitureKind = FurnitureKind.table,
+) -> tuple[Furniture, Support]:
+    """A table running away from the robot from ``near_edge_x`` to ``far_edge_x``."""
+    width = ctx.rng.uniform(0.8, 1.1)
+    depth = far_edge_x - near_edge_x
+    piece = furniture(
+        furniture_id,
+        kind,
+        (near_edge_x + depth / 2.0, center_y, height / 2.0),
+        (depth, width, height),
+        ctx.rng.choice(WOOD_COLORS),
+        friction,
+    )
+    top = Support(
+        height,
+        (near_edge_x, far_edge_x),
+        (center_y - width / 2.0, center_y + width / 2.0),
+        friction,
+    )
+    return piece, top
+
+
+def entry_x(y: float) -> float:
+    """Where a path along -x at lateral offset ``y`` enters the reach zone."""
+    return math.sqrt(max(REACH_RADIUS**2 - y * y, 0.0))
+
+
 def resting_z(surface: float, obj: CatalogueObject) -> float:
     """The centre height of an object resting on a surface, 2 mm clear so it starts in no solid."""
     return surface + obj.shape.size[2] / 2.0 + 0.002
@@ -242,9 +328,12 @@ def fly(
     """The point-mass path of ``obj`` (see kinematics), by default from its start pose and velocity.
 
     Balls roll; everything else slides. ``half_height`` is how far the centre sits above a
-    support it lands on (half the object's height by default).
+    support it lands on (half the object's height by default). Each new sample carries the
+    object's kinetic energy: its spin counts until its first landing (``obj.ang_vel`` in
+    flight), and a ball rolls on after it (rotation 2/5 of its translation's).
     """
-    return point_mass_path(
+    first = 0 if path is None else len(path.samples)
+    path = point_mass_path(
         start_t,
         obj.pose.pos if pos is None else pos,
         obj.lin_vel if vel is None else vel,
@@ -257,6 +346,66 @@ def fly(
         horizon=ctx.horizon,
         path=path,
     )
+    ball = obj.shape.kind.value == "sphere"
+    spin = kinetic_energy(obj.shape, obj.mass_kg, (0.0, 0.0, 0.0), obj.ang_vel, obj.pose.quat)
+    for sample in path.samples[first:]:
+        translation = (
+            0.5 * obj.mass_kg * (sample.vel[0] ** 2 + sample.vel[1] ** 2 + sample.vel[2] ** 2)
+        )
+        landed = path.first_contact is not None and sample.t >= path.first_contact
+        if not landed:
+            sample.energy = translation + spin
+        else:
+            sample.energy = translation * (1.4 if ball else 1.0)
+    return path
+
+
+# m/s down an incline at the start (shelf_slide, sliding_object): the push that the band
+# sweeps; the incline's small excess over the friction angle adds the same slow gain to all.
+INCLINE_PUSH_SPEEDS = {
+    SpeedBand.slow: (0.15, 0.2),
+    SpeedBand.normal: (0.5, 0.55),
+    SpeedBand.fast: (0.8, 0.85),
+    SpeedBand.very_fast: (1.1, 1.2),
+}
+
+
+def slide_down(
+    ctx: SampleContext,
+    obj: SceneObject,
+    down: Vec3,
+    accel: float,
+    length: float,
+    *,
+    supports: Sequence[Support] = (),
+    path: Path | None = None,
+) -> Path:
+    """``obj`` slides from its start along a straight incline (unit vector ``down``) at a
+    constant ``accel`` for ``length`` metres, then flies off its low end (see ``fly``)."""
+    path = path if path is not None else Path()
+    t, s, v = (
+        0.0 if not path.samples else path.end.t,
+        0.0,
+        math.sqrt(sum(c * c for c in obj.lin_vel)),
+    )
+    start = obj.pose.pos
+    while s < length and t < ctx.horizon:
+        pos = tuple(start[i] + s * down[i] for i in range(3))
+        path.append(t, pos, tuple(v * d for d in down), 0.5 * obj.mass_kg * v * v)
+        t += DT
+        v = max(v + accel * DT, 0.0)
+        s += v * DT
+    end = tuple(start[i] + s * down[i] for i in range(3))
+    first = len(path.samples)
+    fly(ctx, obj, supports, start_t=t, pos=end, vel=tuple(v * d for d in down), path=path)
+    for sample in path.samples[first:]:  # no spin in flight: it slid off
+        sample.energy = 0.5 * obj.mass_kg * sum(c * c for c in sample.vel)
+    return path
+
+
+def incline_accel(angle: float, friction: float) -> float:
+    """Acceleration down an incline of ``angle`` rad for a sliding pair of ``friction``."""
+    return G * (math.sin(angle) - friction * math.cos(angle))
 
 
 def object_pool(sampler: FamilySampler, catalogue: Catalogue) -> list[CatalogueObject]:
@@ -278,26 +427,79 @@ def topple(
     pivot_x: float,
     y: float,
     tilt_past_balance: float,
+    *,
+    base_z: float = 0.0,
+    release: float | None = None,
 ) -> tuple[SceneObject, Path]:
-    """A tall object standing on its front bottom edge at ``pivot_x``, tilted toward the observer.
+    """A tall object standing on its front bottom edge at (``pivot_x``, ``base_z``), tilted
+    toward the observer (-x).
 
     It is tilted ``tilt_past_balance`` radians past the angle at which its centre of mass is
-    over the edge, so gravity alone topples it. The path follows its top front edge.
+    over the edge, so gravity alone topples it. The path follows its top front edge. On the
+    floor it lands at 90 degrees; standing on a ledge (``base_z`` > 0) it pivots on the
+    ledge's edge until ``release`` radians, then flies off it turning at the rate it had.
     """
     depth, _width, height = obj.shape.size
     tilt = math.atan2(depth, height) + tilt_past_balance
     quat = quat_from_axis_angle((0.0, 1.0, 0.0), -tilt)
-    # Rotating body offsets about y by -tilt: (x, z) -> (x cos t - z sin t, x sin t + z cos t).
-    cx = depth / 2.0 * math.cos(tilt) - height / 2.0 * math.sin(tilt)
-    cz = depth / 2.0 * math.sin(tilt) + height / 2.0 * math.cos(tilt)
-    placed = ctx.make_object(obj, object_id, ObjectRole.hazard, (pivot_x + cx, y, cz + 0.002), quat)
+
+    def offset(theta: float, local: tuple[float, float]) -> tuple[float, float]:
+        # Body (x, z) offsets from the pivot edge, rotated about y by -theta.
+        x, z = local
+        return (
+            x * math.cos(theta) - z * math.sin(theta),
+            x * math.sin(theta) + z * math.cos(theta),
+        )
+
+    cx, cz = offset(tilt, (depth / 2.0, height / 2.0))
+    placed = ctx.make_object(
+        obj, object_id, ObjectRole.hazard, (pivot_x + cx, y, base_z + cz + 0.002), quat
+    )
     placed = placed.model_copy(update={"hazard_point": (-depth / 2.0, 0.0, height / 2.0)})
+    pivot_inertia = obj.mass_kg * (height**2 + depth**2) / 3.0  # a box about its bottom edge
     path = Path()
-    angles = topple_angles(height, depth, tilt, ctx.horizon)
+    limit = math.pi / 2 if release is None else release
+    angles = topple_angles(height, depth, tilt, ctx.horizon, stop=limit)
     for t, theta, omega in angles:
-        top = (pivot_x - height * math.sin(theta), y, height * math.cos(theta))
+        top = (pivot_x - height * math.sin(theta), y, base_z + height * math.cos(theta))
         vel = (-height * math.cos(theta) * omega, 0.0, -height * math.sin(theta) * omega)
-        path.append(t, top, vel)
-    path.floor_time = angles[-1][0] if angles[-1][1] >= math.pi / 2 else None
+        path.append(t, top, vel, 0.5 * pivot_inertia * omega**2)
+    t_end, theta, omega = angles[-1]
+    if release is None or theta < limit:
+        path.floor_time = t_end if theta >= math.pi / 2 and base_z == 0.0 else None
+        path.hold_until(ctx.horizon)
+        return placed, path
+    # Off the ledge: the centre flies, the body keeps turning at omega (no torque in flight).
+    ox, oz = offset(theta, (depth / 2.0, height / 2.0))
+    center = (pivot_x + ox, base_z + oz)
+    # The centre's velocity: omega x r about y, r = (ox, oz), turning toward -x.
+    cvel = (-omega * oz, omega * ox)
+    corners = [(0.0, 0.0), (depth, 0.0), (0.0, height), (depth, height)]
+    spin_energy = 0.5 * obj.mass_kg * (height**2 + depth**2) / 12.0 * omega**2
+    t = t_end
+    while t < ctx.horizon - 1e-9:
+        t += DT
+        tau = t - t_end
+        angle = theta + omega * tau
+        x = center[0] + cvel[0] * tau
+        z = center[1] + cvel[1] * tau - 0.5 * G * tau * tau
+        vz = cvel[1] - G * tau
+
+        def point(
+            local: tuple[float, float], cx: float, cz: float, a: float
+        ) -> tuple[float, float]:
+            px, pz = offset(a, (local[0] - depth / 2.0, local[1] - height / 2.0))
+            return (cx + px, cz + pz)
+
+        low = min(point(c, x, z, angle)[1] for c in corners)
+        if low <= 0.0:
+            path.floor_time = t
+            break
+        tx, tz = point((0.0, height), x, z, angle)
+        # The top edge's velocity: the centre's plus omega x (top - centre).
+        tvx = cvel[0] - omega * (tz - z)
+        tvz = vz + omega * (tx - x)
+        energy = 0.5 * obj.mass_kg * (cvel[0] ** 2 + vz**2) + spin_energy
+        path.append(t, (tx, y, tz), (tvx, 0.0, tvz), energy)
     path.hold_until(ctx.horizon)
     return placed, path

@@ -1,7 +1,11 @@
 """ceiling_drop: something falls from the ceiling (gravity-paced).
 
-Most drops land within reach; about one in six is placed farther away so that the right
-response is No_Action.
+A fall from an ordinary ceiling reaches head height in under half a second, before any
+window could close with time left to act, so these scenes are double-height halls and
+stairwells (5.8-6.4 m): the fixture is seen leaving the ceiling in a short window and is still
+above the reach zone at the freeze. Air does not slow the fall (the rigid-body simulation has
+no drag), so the flight is exact. Most drops land within reach; about one in six is placed
+farther away so that the right response is No_Action.
 """
 
 from __future__ import annotations
@@ -19,9 +23,9 @@ from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    far = rng.chance(0.17)
-    x = rng.uniform(1.7, 2.6) if far else rng.uniform(0.5, 1.1)
-    y = rng.uniform(-1.2, 1.2) if far else rng.uniform(-0.5, 0.5)
+    far = ctx.meant(0.17)
+    x = rng.uniform(1.9, 2.6) if far else rng.uniform(0.6, 1.05)
+    y = rng.uniform(-1.2, 1.2) if far else rng.uniform(-0.45, 0.45)
     half_h = ctx.hazard.shape.size[2] / 2.0
     mount_h = 0.03
     pos = (x, y, ctx.room_height - mount_h - half_h - 0.004)
@@ -43,7 +47,9 @@ def build(ctx: SampleContext) -> Layout:
         primary=hazard.id,
         path=path,
         event_origin=pos,
-        description=f"{ctx.hazard.looks_like} falls from the ceiling",
+        description=f"{ctx.hazard.looks_like} falls from the high ceiling of a hall",
+        reaches=not far,
+        design_slack=0.05,
     )
 
 
@@ -54,7 +60,8 @@ SAMPLER = register(
         archetype="fall",
         gravity_paced=True,
         pool=("ceiling_panel", "pendant_lamp", "smoke_detector", "ceiling_fan"),
-        rooms=(RoomType.living_room, RoomType.kitchen, RoomType.office, RoomType.hallway),
+        rooms=(RoomType.living_room, RoomType.hallway, RoomType.office),
         build=build,
+        room_heights=(5.8, 6.4),
     )
 )

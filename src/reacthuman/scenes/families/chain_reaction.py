@@ -1,59 +1,61 @@
-"""chain_reaction: a rolling ball strikes an object resting near a table edge and launches it.
+"""chain_reaction: a rolling ball strikes an object resting at a table's edge and launches it.
 
-The threatening object is at rest when the window opens (paper 3.2): the model must see that
-the ball will strike it before any motion of its own is visible. The ball is held for a
-0.5 s settling pre-roll, then released at t0 with the swept speed. A light ball striking a
-heavy object may not move it off the table (No_Action).
+The threatening object is at rest during the window (paper 3.2): the model sees a ball
+rolling toward it across a long table and must work out that the strike will knock it off
+toward the robot before any motion of its own is visible. The ball is held for a 0.5 s
+settling pre-roll, then released at t0 with the swept speed; it strikes after the freeze. The
+table's near edge stands just beyond the reach zone, so the launched object flies into reach.
 """
 
 from __future__ import annotations
 
+from reacthuman.scenes.catalogue import CatalogueObject
 from reacthuman.scenes.families.base import (
     FamilySampler,
     Layout,
     SampleContext,
     fly,
+    long_table,
     register,
     resting_z,
     rolling_spin,
-    table_with_near_edge,
 )
 from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION, Path
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
 
 STRIKE_SPEEDS = {
-    SpeedBand.slow: (0.8, 1.0),
-    SpeedBand.normal: (1.3, 1.6),
-    SpeedBand.fast: (2.0, 2.4),
-    SpeedBand.very_fast: (2.8, 3.4),
+    SpeedBand.slow: (1.0, 1.1),
+    SpeedBand.normal: (1.6, 1.7),
+    SpeedBand.fast: (2.2, 2.3),
+    SpeedBand.very_fast: (2.75, 2.9),
 }
 SETTLE = 0.5  # s of pre-roll so the target is at rest before the strike
-LIGHT_TRIGGERS = ("billiard_ball", "baseball")
-HEAVY_TRIGGER = "bowling_ball"
-HEAVY_TARGET_KG = 0.4  # heavier targets are struck by the bowling ball
+HEAVY_TRIGGER = "bowling_ball"  # for targets heavier than HEAVY_TARGET_KG that stand tall
+MID_TRIGGER = "baseball"
+LIGHT_TRIGGER = "billiard_ball"
+HEAVY_TARGET_KG = 0.12
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
     height = rng.uniform(0.74, 0.95)
-    near_edge = rng.uniform(0.7, 1.2)
+    near_edge = rng.uniform(1.22, 1.3)  # just beyond the reach zone
     table_y = rng.uniform(-0.3, 0.3)
-    table, top = table_with_near_edge(ctx, "table", near_edge, table_y, height)
-    y = table_y + rng.uniform(-0.2, 0.2)
-    margin = rng.uniform(0.01, 0.05)
-    gap = rng.uniform(0.25, 0.45)
-    light_trigger = rng.choice(LIGHT_TRIGGERS)
+    y = table_y + rng.uniform(-0.15, 0.15)
+    behind = rng.uniform(0.01, 0.03)  # its centre this far behind the edge: precarious
+    gap = rng.uniform(1.75, 2.0)  # the ball rolls this far to the object
     speed = ctx.speed(STRIKE_SPEEDS)
 
     target = ctx.hazard
-    trigger_obj = ctx.catalogue.get(
-        HEAVY_TRIGGER if target.mass_kg > HEAVY_TARGET_KG else light_trigger
-    )
+    trigger_obj = ctx.catalogue.get(striker_for(ctx, target))
     half_x = target.shape.size[0] / 2.0
     radius = trigger_obj.shape.size[0] / 2.0
-    target_pos = (near_edge + half_x + margin, y, resting_z(height, target))
-    hazard = ctx.make_object(target, "hazard", ObjectRole.hazard, target_pos)
+    target_pos = (near_edge + behind, y, resting_z(height, target))
     trigger_x = target_pos[0] + half_x + gap + radius
+    table, top = long_table(
+        ctx, "table", near_edge, trigger_x + radius + 0.1, table_y, height, rng.uniform(0.4, 0.6)
+    )
+    hazard = ctx.make_object(target, "hazard", ObjectRole.hazard, target_pos)
     trigger_vel = (-speed, 0.0, 0.0)
     trigger = ctx.make_object(
         trigger_obj,
@@ -70,7 +72,7 @@ def build(ctx: SampleContext) -> Layout:
     kick = m1 * speed * (1.0 + e) / (m1 + m2)
     strike_time = gap / speed
     path = Path()
-    path.append(0.0, target_pos, (0.0, 0.0, 0.0))
+    path.append(0.0, target_pos, (0.0, 0.0, 0.0), 0.0)
     path.hold_until(strike_time)
     fly(ctx, hazard, [top], start_t=path.end.t, vel=(-kick, 0.0, 0.0), path=path)
     trigger_name = trigger_obj.looks_like
@@ -79,7 +81,7 @@ def build(ctx: SampleContext) -> Layout:
         objects=[hazard, trigger],
         primary=hazard.id,
         path=path,
-        event_origin=target_pos,
+        event_origin=(target_pos[0] + gap / 2.0, y, height),
         description=(
             f"{trigger_name} rolls across a table toward {target.looks_like} standing near the "
             "edge in front of the robot"
@@ -89,31 +91,43 @@ def build(ctx: SampleContext) -> Layout:
     )
 
 
+def striker_for(ctx: SampleContext, target: CatalogueObject) -> str:
+    """The heaviest ball that strikes the object below its top (a ball whose centre is above
+    the object rides up over it): a bowling ball for tall objects, else a baseball or a
+    billiard ball."""
+    height = target.shape.size[2]
+    for name in (HEAVY_TRIGGER, MID_TRIGGER, LIGHT_TRIGGER):
+        ball = ctx.catalogue.get(name)
+        heavy = name != HEAVY_TRIGGER or target.mass_kg > HEAVY_TARGET_KG
+        if heavy and ball.shape.size[0] / 2.0 <= 0.95 * height:
+            return name
+    return LIGHT_TRIGGER
+
+
 SAMPLER = register(
     FamilySampler(
         family=Family.chain_reaction,
         summary="strike launches a second object",
         archetype="causal_chain",
         gravity_paced=False,
+        # Objects that stand at least as tall as the striking ball's centre (a ball rides up
+        # over a knife, a phone or a paperback lying flat instead of launching it) and that a
+        # strike at the slow band's speed still pushes off the table into reach: a mug, a
+        # bowl, a tin can or a loaf under a baseball barely tips over the edge and drops
+        # straight down at the zone's boundary (measured: 20 of 22 such groups had no design).
         pool=(
-            "ceramic_mug",
             "wine_glass",
             "glass_bottle",
             "plastic_water_bottle",
             "soda_can",
-            "tin_can",
-            "chef_knife",
             "hot_coffee_cup",
-            "smartphone",
-            "tv_remote",
             "cereal_box",
-            "ceramic_bowl",
             "plastic_cup",
             "glass_vase",
-            "paperback_book",
-            "cast_iron_pan",
             "hot_kettle",
             "apple",
+            "orange",
+            "teddy_bear",
         ),
         rooms=(RoomType.kitchen, RoomType.dining_room, RoomType.office, RoomType.living_room),
         build=build,

@@ -1,8 +1,10 @@
 """door_swing: a hinged door swings violently toward the observer.
 
-The door hangs on a vertical hinge a little in front of and beside the robot and starts
-swinging toward it; its free edge sweeps an arc that passes within reach. The angular speed
-is the swept speed; a door stop 25 degrees past the robot's bearing ends the swing.
+The door hangs on a vertical hinge in front of and beside the robot and is swinging toward it
+from wide open (115-135 degrees from the robot's bearing): its free edge starts outside the
+reach zone and sweeps an arc that passes within reach. The angular speed is the swept speed;
+the hinge's damping slows a light door far more than a heavy one (a cue to what it weighs). A
+door stop 25 degrees past the robot's bearing ends the swing.
 """
 
 from __future__ import annotations
@@ -20,11 +22,11 @@ from reacthuman.scenes.geometry import quat_from_yaw
 from reacthuman.scenes.kinematics import DT, Path
 from reacthuman.scenes.spec import Family, FurnitureKind, Joint, ObjectRole, RoomType, SpeedBand
 
-SWING_SPEEDS = {
-    SpeedBand.slow: (0.4, 0.7),
-    SpeedBand.normal: (1.0, 1.5),
-    SpeedBand.fast: (2.0, 2.8),
-    SpeedBand.very_fast: (3.5, 4.5),
+SWING_SPEEDS = {  # rad/s
+    SpeedBand.slow: (0.7, 0.8),
+    SpeedBand.normal: (1.05, 1.15),
+    SpeedBand.fast: (1.4, 1.5),
+    SpeedBand.very_fast: (1.8, 2.0),
 }
 HINGE_CLEARANCE = 0.035  # m between the hinge axis and the door's hinge-side edge
 POST = 0.04  # m, square door post on the hinge axis
@@ -34,11 +36,11 @@ def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
     thickness, width, height = ctx.hazard.shape.size
     side = rng.sign()
-    hinge = (rng.uniform(0.9, 1.4), side * rng.uniform(0.7, 1.1))
+    hinge = (rng.uniform(1.1, 1.5), side * rng.uniform(0.7, 1.0))
     toward_robot = math.atan2(-hinge[1], -hinge[0])
     direction = rng.sign()  # counter-clockwise (+1) or clockwise (-1) seen from above
-    opening = math.radians(rng.uniform(70.0, 100.0))
-    damping = rng.uniform(0.2, 1.0)  # N m s / rad at the hinge
+    opening = math.radians(rng.uniform(115.0, 135.0))
+    damping = rng.uniform(0.06, 0.2)  # N m s / rad at the hinge
     post_color = (0.9, 0.9, 0.88)
     omega0 = ctx.speed(SWING_SPEEDS)
 
@@ -86,7 +88,7 @@ def build(ctx: SampleContext) -> Layout:
     while t <= ctx.horizon + 1e-9:
         edge = (hinge[0] + reach * math.cos(psi), hinge[1] + reach * math.sin(psi), edge_height)
         vel = (-omega * reach * math.sin(psi), omega * reach * math.cos(psi), 0.0)
-        path.append(t, edge, vel)
+        path.append(t, edge, vel, 0.5 * inertia * omega * omega)
         if direction * (psi - stop) >= 0.0:
             break
         omega -= decay * omega * DT
@@ -112,5 +114,6 @@ SAMPLER = register(
         pool=("wooden_door", "glass_door"),
         rooms=(RoomType.hallway, RoomType.living_room, RoomType.bedroom, RoomType.office),
         build=build,
+        shows_mass=True,
     )
 )

@@ -20,7 +20,7 @@ def build(ctx: SampleContext) -> Layout:
     height = ctx.hazard.shape.size[2]
     # Its top lands about its height in front of the pivot: either clearly within reach or,
     # for one piece in seven, clearly beyond it (No_Action), never on the edge.
-    far = rng.chance(FAR_SHARE)
+    far = ctx.meant(FAR_SHARE)
     pivot_x = height + (rng.uniform(1.9, 2.3) if far else rng.uniform(-0.6, 0.6))
     pivot_x = max(pivot_x, 0.9)
     y = rng.uniform(-0.5, 0.5)
@@ -33,6 +33,7 @@ def build(ctx: SampleContext) -> Layout:
         path=path,
         event_origin=(pivot_x, y, height * 0.6),
         description=f"{ctx.hazard.looks_like} starts to tip over toward the robot",
+        reaches=not far,
     )
 
 

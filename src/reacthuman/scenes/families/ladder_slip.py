@@ -19,7 +19,7 @@ from reacthuman.scenes.families.base import (
     topple,
 )
 from reacthuman.scenes.geometry import quat_from_axis_angle
-from reacthuman.scenes.kinematics import G, Path, integrate_angle
+from reacthuman.scenes.kinematics import Path, ladder_angles
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType
 
 SLIDE_SHARE = 0.6
@@ -29,11 +29,11 @@ PAINTED_WALL_FRICTION = 0.1  # the simulator's walls
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
     tip_wall = rng.uniform(1.8, 2.7)
-    feet_ahead = rng.uniform(0.6, 1.0)  # slide regime: the feet start this far in front
+    feet_ahead = rng.uniform(1.35, 1.6)  # slide regime: the feet start outside the reach zone
     y = rng.uniform(-0.5, 0.5)
-    slides = rng.chance(SLIDE_SHARE)
+    slides = ctx.meant(SLIDE_SHARE)
     polished_floor = rng.uniform(0.15, 0.25)
-    lean_margin = math.radians(rng.uniform(3.0, 8.0))
+    lean_margin = math.radians(rng.uniform(0.8, 2.5))
     past_vertical = math.radians(rng.uniform(2.0, 6.0))
     wall_gap = rng.uniform(0.05, 0.2)
     thickness, _width, length = ctx.hazard.shape.size
@@ -75,24 +75,19 @@ def build(ctx: SampleContext) -> Layout:
             "hazard_point": (0.0, 0.0, -length / 2.0),  # the feet
         }
     )
-    # A ladder sliding on a frictionless wall and floor: theta'' = 3 g sin(theta) / (2 L); the
-    # feet (the hazard point) are at wall - L sin(theta). Friction only slows it.
-    angles = integrate_angle(
-        lambda theta, _w: 1.5 * G * math.sin(theta) / length,
-        lean,
-        0.0,
-        stop=lambda theta, _w: theta >= math.pi / 2,
-        horizon=ctx.horizon,
-    )
+    # The ladder slides with friction at both ends (kinematics.ladder_angles): just past the
+    # no-slip lean it creeps, then gathers speed. The feet (the hazard point) are at
+    # wall - L sin(theta) while the top stays on the wall.
+    angles = ladder_angles(length, mu_f, mu_w, lean, ctx.horizon)
     path = Path()
     for t, theta, omega in angles:
-        # The lower end's centre while the top stays on the wall and a corner on the floor.
         feet = (
             wall - length * math.sin(theta) - thickness / 2.0 * math.cos(theta) - 0.002,
             y,
             thickness / 2.0 * math.sin(theta) + 0.002,
         )
-        path.append(t, feet, (-length * math.cos(theta) * omega, 0.0, 0.0))
+        energy = hazard.mass_kg * length * length * omega * omega / 6.0
+        path.append(t, feet, (-length * math.cos(theta) * omega, 0.0, 0.0), energy)
     path.floor_time = angles[-1][0] if angles[-1][1] >= math.pi / 2 else None
     path.hold_until(ctx.horizon)
     return Layout(

@@ -1,7 +1,10 @@
 """rolling_ball: a ball rolls across a table, off its near edge and on toward the observer.
 
-The ball starts rolling (spin matched to speed) at the table's far side; the roll speed is the
-swept speed. A slow ball still arrives, only after the window has closed (paper Figure 5b).
+The ball starts rolling (spin matched to speed) on a table that stands beyond the reach zone;
+it rolls off the near edge, bounces and rolls across the floor into reach. The roll speed is
+the swept speed. A slow ball is still on the table when the window closes and arrives well
+after (paper Figure 5b). The floor is the ball's path, not its outcome: only its arrival ends
+the decision moment.
 """
 
 from __future__ import annotations
@@ -11,31 +14,39 @@ from reacthuman.scenes.families.base import (
     Layout,
     SampleContext,
     fly,
+    long_table,
     register,
     resting_z,
     rolling_spin,
-    table_with_near_edge,
 )
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
 
 ROLL_SPEEDS = {
-    SpeedBand.slow: (0.25, 0.4),
-    SpeedBand.normal: (0.8, 1.1),
-    SpeedBand.fast: (1.6, 2.0),
-    SpeedBand.very_fast: (2.6, 3.2),
+    SpeedBand.slow: (0.55, 0.65),
+    SpeedBand.normal: (0.9, 1.0),
+    SpeedBand.fast: (1.25, 1.35),
+    SpeedBand.very_fast: (1.6, 1.8),
 }
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
     height = rng.uniform(0.72, 0.92)
-    near_edge = rng.uniform(0.8, 1.3)
+    near_edge = rng.uniform(1.5, 1.9)
     table_y = rng.uniform(-0.3, 0.3)
-    table, top = table_with_near_edge(ctx, "table", near_edge, table_y, height)
-    depth = top.x_range[1] - top.x_range[0]
+    run = rng.uniform(0.55, 0.9)  # on the table, from the start to the near edge
     radius = ctx.hazard.shape.size[0] / 2.0
-    start_x = near_edge + depth - radius - rng.uniform(0.05, 0.15)
-    y = table_y + rng.uniform(-0.3, 0.3)
+    start_x = near_edge + run
+    table, top = long_table(
+        ctx,
+        "table",
+        near_edge,
+        start_x + radius + rng.uniform(0.05, 0.15),
+        table_y,
+        height,
+        rng.uniform(0.4, 0.6),
+    )
+    y = table_y + rng.uniform(-0.25, 0.25)
     heading = rng.uniform(-0.12, 0.12)  # slightly off straight at the robot
     speed = ctx.speed(ROLL_SPEEDS)
     vel = (-speed, heading * speed, 0.0)
@@ -52,6 +63,7 @@ def build(ctx: SampleContext) -> Layout:
         path=path,
         event_origin=pos,
         description=f"{ctx.hazard.looks_like} rolls across a table toward its edge and the robot",
+        floor_resolves=False,
     )
 
 

@@ -1,8 +1,10 @@
-"""sliding_object: an object slides down a ramp toward the observer and on across the floor.
+"""sliding_object: an object slides down a ramp toward the observer and onto the floor.
 
-The ramp's angle is floored 5-12 degrees above the friction cone (paper 3.4), so sliding is
-guaranteed; the push it starts with is the swept speed. Slow pushes may stop short of the
-robot, which makes No_Action the right answer there.
+The ramp's angle is floored just above the friction cone (paper 3.4: 0.3-0.7 degree past the
+angle at which the object's friction would hold it), so sliding is guaranteed and the object
+keeps about the speed it was pushed with, gaining a little: the push is the swept speed. The
+ramp's low end is inside the reach zone; the object starts on it outside the zone, clear of
+the prop that holds up the ramp's high end, and enters the zone while still on the ramp.
 """
 
 from __future__ import annotations
@@ -10,83 +12,71 @@ from __future__ import annotations
 import math
 
 from reacthuman.scenes.families.base import (
+    INCLINE_PUSH_SPEEDS,
     WOOD_COLORS,
+    FamilyError,
     FamilySampler,
     Layout,
     SampleContext,
-    fly,
+    entry_x,
     furniture,
+    incline_accel,
     mu,
     register,
+    slide_down,
 )
-from reacthuman.scenes.geometry import quat_from_axis_angle
-from reacthuman.scenes.kinematics import DT, G, Path
-from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType, SpeedBand
+from reacthuman.scenes.geometry import quat_from_axis_angle, quat_from_yaw, quat_mul
+from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType
 
-PUSH_SPEEDS = {
-    SpeedBand.slow: (0.0, 0.15),
-    SpeedBand.normal: (0.5, 0.8),
-    SpeedBand.fast: (1.2, 1.6),
-    SpeedBand.very_fast: (2.0, 2.6),
-}
+PROP = 0.04  # m, the board that holds up the ramp's high end
+MAX_HEIGHT = 1.3  # m: a ramp higher than this is not a household ramp
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    low_end = rng.uniform(1.0, 1.6)
-    ramp_y = rng.uniform(-0.3, 0.3)
-    width = rng.uniform(0.5, 0.8)
+    low_x = rng.uniform(0.8, 1.05)
+    y = rng.uniform(-0.3, 0.3)
+    width = rng.uniform(0.55, 0.8)
     ramp_friction = rng.uniform(0.25, 0.4)
-    margin = math.radians(rng.uniform(5.0, 12.0))
-    length = rng.uniform(1.0, 1.5)
-    start_from_top = rng.uniform(0.12, 0.25)
+    past = math.radians(rng.uniform(0.3, 0.7))
+    run = rng.uniform(0.85, 1.0)  # down the ramp from the start to the reach zone's edge
     color = rng.choice(WOOD_COLORS)
-    push = ctx.speed(PUSH_SPEEDS)
+    push = ctx.speed(INCLINE_PUSH_SPEEDS)
 
-    half_h = ctx.hazard.shape.size[2] / 2.0
+    size_x, size_y, size_z = ctx.hazard.shape.size
+    yaw = 0.0 if size_x >= size_y else math.pi / 2.0  # long side down the ramp
+    along = max(size_x, size_y) / 2.0
     hazard = ctx.make_object(ctx.hazard, "hazard", ObjectRole.hazard, (0.0, 0.0, 0.0))
     friction = mu(hazard, ramp_friction)
-    angle = min(math.atan(friction) + margin, math.radians(55.0))
-    height = length * math.tan(angle)
-    if height > 1.3:  # keep the ramp's top at a household height
-        length, height = 1.3 / math.tan(angle), 1.3
+    angle = math.atan(friction) + past
+    up = (math.cos(angle), 0.0, math.sin(angle))
+    normal = (-math.sin(angle), 0.0, math.cos(angle))
+    start_s = (entry_x(y) - low_x) / math.cos(angle) + run  # up the slope from the low end
+    slope = start_s + along + PROP + 0.06
+    length, height = slope * math.cos(angle), slope * math.sin(angle)
+    if height > MAX_HEIGHT:
+        raise FamilyError(f"the ramp would be {height:.2f} m high")
     ramp = furniture(
         "ramp",
         FurnitureKind.ramp,
-        (low_end + length / 2.0, ramp_y, height / 2.0),
+        (low_x + length / 2.0, y, height / 2.0),
         (length, width, height),
         color,
         ramp_friction,
     )
-    # Place the object on the incline, tilted with it, its centre half a height off the surface.
-    along = length / math.cos(angle) - start_from_top  # distance up the slope from the low end
-    down = (-math.cos(angle), 0.0, -math.sin(angle))
-    normal = (-math.sin(angle), 0.0, math.cos(angle))
-    surface = (low_end + along * math.cos(angle), ramp_y, along * math.sin(angle))
-    pos = tuple(surface[i] + half_h * normal[i] for i in range(3))
-    quat = quat_from_axis_angle((0.0, 1.0, 0.0), -angle)
-    vel = tuple(push * d for d in down)
+    surface = (low_x + start_s * up[0], y, start_s * up[2])
+    pos = tuple(surface[i] + (size_z / 2.0 + 0.002) * normal[i] for i in range(3))
+    tilt = quat_from_axis_angle((0.0, 1.0, 0.0), -angle)
+    down = (-up[0], 0.0, -up[2])
     hazard = hazard.model_copy(
-        update={"pose": hazard.pose.model_copy(update={"pos": pos, "quat": quat}), "lin_vel": vel}
+        update={
+            "pose": hazard.pose.model_copy(
+                update={"pos": pos, "quat": quat_mul(tilt, quat_from_yaw(yaw))}
+            ),
+            "lin_vel": tuple(push * d for d in down),
+        }
     )
-
-    # Down the incline under gravity and friction, then across the floor.
-    accel = G * (math.sin(angle) - friction * math.cos(angle))
-    path = Path()
-    t, s, v = 0.0, 0.0, push
-    while s < along and t < ctx.horizon:
-        path.append(t, tuple(pos[i] + s * down[i] for i in range(3)), tuple(v * d for d in down))
-        t += DT
-        v += accel * DT
-        s += v * DT
-    bottom = (low_end - half_h * math.sin(angle), ramp_y, half_h)
-    # Meeting the floor is an inelastic impact: the normal part v sin(angle) is lost, and the
-    # friction impulse it brings takes mu v sin(angle) off the horizontal part v cos(angle).
-    floor_mu = max(hazard.friction, ctx.floor_friction)
-    across = max(v * (math.cos(angle) - floor_mu * math.sin(angle)), 0.0)
-    fly(ctx, hazard, [], start_t=t, pos=bottom, vel=(-across, 0.0, 0.0), path=path)
-    if path.floor_time is None or path.floor_time > t:
-        path.floor_time = t
+    path = slide_down(ctx, hazard, down, incline_accel(angle, friction), start_s)
     return Layout(
         furniture=[ramp],
         objects=[hazard],
@@ -94,6 +84,7 @@ def build(ctx: SampleContext) -> Layout:
         path=path,
         event_origin=surface,
         description=f"{ctx.hazard.looks_like} slides down a ramp toward the robot",
+        design_speed_ratio=2.6,  # as shelf_slide: steep boards creep
     )
 
 
@@ -124,5 +115,6 @@ SAMPLER = register(
         ),
         rooms=(RoomType.garage, RoomType.playroom, RoomType.living_room, RoomType.hallway),
         build=build,
+        shows_mass=True,
     )
 )

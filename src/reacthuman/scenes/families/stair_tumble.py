@@ -1,7 +1,9 @@
 """stair_tumble: an object tumbles down a flight of stairs toward the observer at its foot.
 
-The stairs rise away from the robot; the object sits on the top landing and is pushed over
-the first step at the swept speed, then hops down the steps and across the floor.
+The stairs rise away from the robot and their foot stands beyond the reach zone; the object
+rolls across the top landing toward the first step at the swept speed (during the window),
+hops down the steps and rolls on across the floor into reach. The floor is the ball's path,
+not its outcome: only its arrival ends the decision moment.
 """
 
 from __future__ import annotations
@@ -25,26 +27,26 @@ from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType, 
 
 # A ball nudged over the top step slower than about 0.7 m/s can settle on a tread.
 EDGE_SPEEDS = {
-    SpeedBand.slow: (0.8, 1.0),
-    SpeedBand.normal: (1.2, 1.5),
-    SpeedBand.fast: (1.8, 2.2),
-    SpeedBand.very_fast: (2.6, 3.1),
+    SpeedBand.slow: (0.8, 0.85),
+    SpeedBand.normal: (1.4, 1.5),
+    SpeedBand.fast: (2.2, 2.35),
+    SpeedBand.very_fast: (3.5, 3.7),
 }
-LANDING = 0.7  # m deep
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    steps = rng.integer(5, 8)
+    steps = rng.integer(2, 3)
+    landing_depth = rng.uniform(1.3, 1.6)
+    roll = rng.uniform(0.9, 1.2)  # along the landing, from the start to the top step
     rise = rng.uniform(0.16, 0.19)
     run = rng.uniform(0.26, 0.30)
     width = rng.uniform(0.9, 1.2)
-    bottom = rng.uniform(0.8, 1.4)
+    bottom = rng.uniform(1.6, 2.2)  # the stairs' foot, beyond the reach zone
     y = rng.uniform(-0.3, 0.3)
     color = rng.choice(WOOD_COLORS)
     friction = rng.uniform(0.4, 0.6)
     obj_y = y + rng.uniform(-0.2, 0.2) * width
-    gap = rng.uniform(0.02, 0.08)
     edge_speed = ctx.speed(EDGE_SPEEDS)
 
     total_rise = steps * rise
@@ -61,8 +63,8 @@ def build(ctx: SampleContext) -> Layout:
     landing = furniture(
         "landing",
         FurnitureKind.platform,
-        (landing_x + LANDING / 2.0, y, total_rise / 2.0),
-        (LANDING, width, total_rise),
+        (landing_x + landing_depth / 2.0, y, total_rise / 2.0),
+        (landing_depth, width, total_rise),
         color,
         friction,
     )
@@ -74,8 +76,9 @@ def build(ctx: SampleContext) -> Layout:
         )
         for i in range(1, steps + 1)
     ]
-    supports.append(Support(total_rise, (landing_x, landing_x + LANDING), y_range, friction))
+    supports.append(Support(total_rise, (landing_x, landing_x + landing_depth), y_range, friction))
     half_x = ctx.hazard.shape.size[0] / 2.0
+    gap = min(roll, landing_depth - 2.0 * half_x - 0.05)
     pos = (landing_x + half_x + gap, obj_y, resting_z(total_rise, ctx.hazard))
     hazard = ctx.make_object(ctx.hazard, "hazard", ObjectRole.hazard, pos)
     rolling = ctx.hazard.shape.kind.value == "sphere"
@@ -93,6 +96,7 @@ def build(ctx: SampleContext) -> Layout:
         path=path,
         event_origin=(landing_x, obj_y, total_rise),
         description=f"{ctx.hazard.looks_like} tumbles down the stairs toward the robot",
+        floor_resolves=False,
     )
 
 

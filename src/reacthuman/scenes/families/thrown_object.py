@@ -1,34 +1,64 @@
 """thrown_object: an object is thrown at the observer.
 
-It appears mid-flight 4.8-5.2 m away, on a ballistic arc aimed at the robot's chest. (Throws
-aimed wide were tried and dropped: they bounce off the side walls back into reach.) The
-flight speed is the swept speed.
+It appears just out of the thrower's hand, tossed underarm from hip height (0.4-0.6 m) on a
+ballistic arc aimed at the robot's chest or head. (Throws aimed wide were tried and dropped:
+they bounce off the side walls back into reach.) The flight speed is the swept speed, and the
+thrower stands where that throw reaches the robot's reach zone in about the same time in every
+band (0.7-1.05 s): a throw slow enough to leave time from far away would have to be lobbed
+over the ceiling and would arrive falling steeply, its speed set by gravity rather than the
+throw. So the four scenes of a group differ in throw speed and the thrower's distance (the
+time to react barely changes), and arrival speed rises with the band as the sweep intends.
 """
 
 from __future__ import annotations
 
-from reacthuman.scenes.families.base import FamilySampler, Layout, SampleContext, fly, register
+import math
+
+from reacthuman.scenes.families.base import (
+    FamilyError,
+    FamilySampler,
+    Layout,
+    SampleContext,
+    fly,
+    register,
+)
 from reacthuman.scenes.kinematics import G
+from reacthuman.scenes.reach import REACH_RADIUS
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
 
-# Horizontal speed, m/s. Two limits set the bands: the slowest throw must arrive within
-# 0.98 s so the lob's apex (start height + g T^2 / 8) stays under the lowest ceiling (2.5 m),
-# and the fastest must still be in the air when the 0.6 s window closes.
-FLIGHT_SPEEDS = {
-    SpeedBand.slow: (5.3, 5.6),
-    SpeedBand.normal: (6.3, 6.6),
-    SpeedBand.fast: (7.3, 7.6),
-    SpeedBand.very_fast: (8.5, 8.8),
+FLIGHT_SPEEDS = {  # horizontal, m/s
+    SpeedBand.slow: (2.4, 2.6),
+    SpeedBand.normal: (4.2, 4.4),
+    SpeedBand.fast: (6.2, 6.6),
+    SpeedBand.very_fast: (9.3, 9.8),
 }
+# Seconds from the throw to the reach zone's edge: the faster band leaves less time, but a
+# window of 0.3 s and the band's reaction margin always fit.
+ENTRY_TIMES = {
+    SpeedBand.slow: 1.05,
+    SpeedBand.normal: 0.95,
+    SpeedBand.fast: 0.8,
+    SpeedBand.very_fast: 0.7,
+}
+CEILING_CLEARANCE = 0.25  # m between a lob's apex and the ceiling
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    start = (rng.uniform(4.8, 5.2), rng.uniform(-0.6, 0.6), rng.uniform(1.0, 1.2))
-    aim_y = rng.uniform(-0.25, 0.25)
-    target = (0.3, aim_y, rng.uniform(0.9, 1.2))
+    bearing = rng.uniform(-0.12, 0.12)  # where the thrower stands, off straight ahead
+    start_z = rng.uniform(0.4, 0.6)
+    aim_y = rng.uniform(-0.2, 0.2)
+    target = (rng.uniform(0.85, 1.0), aim_y, rng.uniform(1.1, 1.4))  # just inside reach
     tumble = (rng.uniform(-6.0, 6.0), rng.uniform(-6.0, 6.0), rng.uniform(-3.0, 3.0))
     speed = ctx.speed(FLIGHT_SPEEDS)
+    distance = REACH_RADIUS + speed * ENTRY_TIMES[ctx.band]
+    start = (distance * math.cos(bearing), distance * math.sin(bearing), start_z)
+    # The room holds the farthest thrower of the group, so it is the same room in every band.
+    farthest = (
+        REACH_RADIUS + FLIGHT_SPEEDS[SpeedBand.very_fast][1] * ENTRY_TIMES[SpeedBand.very_fast]
+    )
+    far_x, far_y = farthest * math.cos(bearing) + 0.3, farthest * math.sin(bearing)
+    room_end = [(far_x, far_y + 0.3, start_z), (far_x, far_y - 0.3, start_z)]
     dx, dy, dz = (target[i] - start[i] for i in range(3))
     horizontal = (dx * dx + dy * dy) ** 0.5
     flight_time = horizontal / speed
@@ -37,6 +67,9 @@ def build(ctx: SampleContext) -> Layout:
         speed * dy / horizontal,
         (dz + 0.5 * G * flight_time**2) / flight_time,
     )
+    apex = start[2] + vel[2] ** 2 / (2.0 * G)
+    if apex > ctx.room_height - CEILING_CLEARANCE:
+        raise FamilyError(f"the lob's apex ({apex:.2f} m) would hit the ceiling")
     hazard = ctx.make_object(
         ctx.hazard, "hazard", ObjectRole.hazard, start, lin_vel=vel, ang_vel=tumble
     )
@@ -50,6 +83,9 @@ def build(ctx: SampleContext) -> Layout:
         closeup_range=(0.8, 1.4),
         closeup_azimuth=(130.0, 165.0),  # behind the thrower, looking down the throw
         description=f"someone throws {ctx.hazard.looks_like} at the robot",
+        design_slack=0.06,
+        frame_all_bands=False,
+        extent_points=room_end,
     )
 
 
@@ -84,5 +120,6 @@ SAMPLER = register(
         ),
         rooms=(RoomType.living_room, RoomType.garage, RoomType.playroom, RoomType.hallway),
         build=build,
+        room_heights=(2.8, 3.2),
     )
 )

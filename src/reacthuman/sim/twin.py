@@ -1,0 +1,119 @@
+"""The twin test: can an adversarial object be told from its genuine look-alike?
+
+The paper's premise for its adversarial probes (3.3) is that the right action "is recoverable
+only from observed dynamics in the early frames". That holds only where the window shows a
+cue of the object's true physics: a contact, a bounce, a push, a deceleration. In free fall
+or ballistic flight a lead-cored tennis ball moves exactly like a tennis ball (the simulation
+has no air drag), and its window would be pixel-identical to its twin's.
+
+So every adversarial scene is simulated again with its genuine twin's physics (same scene,
+same look; the twin's mass, friction, restitution and hazards, with the same jitter), and
+the two windows are compared: the hazard point must part by at least ``MIN_TRAJECTORY_GAP``
+during the window, and at least ``MIN_PIXEL_SHARE`` of some frame's pixels must differ
+visibly. A scene that fails is rejected with the figures; one that passes records them.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from reacthuman.scenes.catalogue import Catalogue, default_catalogue
+from reacthuman.scenes.spec import SceneObject, SceneSpec
+from reacthuman.sim.truth import GroundTruth
+
+MIN_TRAJECTORY_GAP = 0.03  # m between the two hazard points at some time in the window
+MIN_PIXEL_SHARE = 0.001  # of a frame's pixels that differ visibly (0.1 %: 230 px at 640x360)
+PIXEL_LEVEL = 25  # grey levels (of 255) for a pixel to count as different, after a 5x5 blur
+
+
+class TwinTest(BaseModel):
+    """How far an adversarial scene's window is from its genuine twin's."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    twin: str  # the genuine catalogue object
+    trajectory_gap: float  # m: the largest distance between the hazard points in the window
+    pixel_share: float  # the largest share of visibly different pixels in any frame
+    passed: bool
+
+    def reason(self) -> str:
+        return (
+            f"its window cannot be told from its genuine twin's ({self.twin}): the hazard "
+            f"points part by {100 * self.trajectory_gap:.1f} cm (needs "
+            f"{100 * MIN_TRAJECTORY_GAP:.0f}) and {100 * self.pixel_share:.2f} % of pixels differ "
+            f"(needs {100 * MIN_PIXEL_SHARE:.1f})"
+        )
+
+
+def _as_twin(obj: SceneObject, catalogue: Catalogue) -> SceneObject:
+    adversarial = catalogue.get(obj.catalogue_name)
+    genuine = catalogue.get(obj.imitates or obj.catalogue_name)
+    # The scene's jitter of friction and restitution, carried over to the twin's material.
+    grip = obj.friction / adversarial.friction
+    bounce = obj.restitution / adversarial.restitution if adversarial.restitution else 1.0
+    return obj.model_copy(
+        update={
+            "catalogue_name": genuine.name,
+            "adversarial": False,
+            "imitates": None,
+            "mass_kg": genuine.mass_kg,
+            "friction": round(min(genuine.friction * grip, 2.0), 4),
+            "restitution": round(min(genuine.restitution * bounce, 0.95), 4),
+            "hazards": genuine.hazards,
+            "graspable": genuine.graspable,
+        }
+    )
+
+
+def twin_spec(spec: SceneSpec, catalogue: Catalogue | None = None) -> SceneSpec:
+    """The same scene with every object of the adversarial kind given its twin's physics
+    (a row of look-alikes in multi_object is all of one kind)."""
+    if not spec.adversarial:
+        raise ValueError(f"{spec.scene_id} has no adversarial object")
+    catalogue = catalogue if catalogue is not None else default_catalogue()
+    kind = spec.hazard.catalogue_name
+    objects = [_as_twin(o, catalogue) if o.catalogue_name == kind else o for o in spec.objects]
+    return spec.model_copy(update={"objects": objects, "adversarial": False})
+
+
+def _pixel_share(a: Path, b: Path) -> float:
+    import cv2
+
+    first, second = cv2.imread(str(a)), cv2.imread(str(b))
+    if first is None or second is None:
+        raise FileNotFoundError(f"cannot read {a} or {b}")
+    blur = [
+        cv2.GaussianBlur(cv2.cvtColor(x, cv2.COLOR_BGR2GRAY), (5, 5), 0) for x in (first, second)
+    ]
+    return float((cv2.absdiff(blur[0], blur[1]) > PIXEL_LEVEL).mean())
+
+
+def compare(
+    spec: SceneSpec,
+    truth: GroundTruth,
+    frames: Path,
+    twin_truth: GroundTruth,
+    twin_frames: Path,
+) -> TwinTest:
+    """Compare an adversarial scene's window with its twin's (trajectories at the truth's
+    60 Hz, and every frame file of the two ``frames`` folders)."""
+    window = truth.window
+    gap = 0.0
+    for a, b in zip(truth.trajectory, twin_truth.trajectory, strict=False):
+        if a.t > window + 1e-9:
+            break
+        gap = max(gap, math.dist(a.pos, b.pos))
+    share = 0.0
+    for path in sorted(frames.glob("*.png")):
+        share = max(share, _pixel_share(path, twin_frames / path.name))
+    twin = spec.hazard.imitates or spec.hazard.catalogue_name
+    passed = gap >= MIN_TRAJECTORY_GAP and share >= MIN_PIXEL_SHARE
+    return TwinTest(
+        twin=twin,
+        trajectory_gap=round(gap, 4),
+        pixel_share=round(share, 5),
+        passed=passed,
+    )

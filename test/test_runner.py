@@ -1,0 +1,43 @@
+"""The direct path (``runner.run_direct``) with the real simulator: what each brain is shown.
+
+Genesis on the CPU with the kinematic stand-in at 320x180, three scenes: a few minutes.
+"""
+
+from __future__ import annotations
+
+import pytest
+from spies import Spy, SpyOracle
+
+from reacthuman.runner import bench_scenes, run_direct
+from reacthuman.sim.settings import RenderSettings
+from reacthuman.spine.controller import make_controller
+
+pytestmark = [pytest.mark.genesis, pytest.mark.slow]
+
+SCENES = 3
+
+
+def test_a_brain_sees_its_folder_only_and_the_oracle_handed_truth_is_always_right(tmp_path):
+    specs = bench_scenes(limit=SCENES)
+    settings = RenderSettings(width=320, height=180)
+    spy, oracle = Spy(), SpyOracle()
+    rows = {
+        brain.name: run_direct(
+            specs, brain, make_controller("kinematic-stand-in"), tmp_path, settings
+        )
+        for brain in (spy, oracle)
+    }
+    expected = {spec.scene_id: {"observation.json", "frames"} for spec in specs}
+    assert spy.seen == expected and oracle.seen == expected
+    assert [oracle.handed[spec.scene_id].scene_id for spec in specs] == list(expected)
+    assert len(rows[oracle.name]) == SCENES
+    assert all(row.saa == 1.0 and row.safe for row in rows[oracle.name]), rows[oracle.name]
+    for spec in specs:
+        episode = tmp_path / "episodes" / "spy" / spec.scene_id
+        assert {p.name for p in episode.iterdir()} == {
+            "observation",
+            "plan.json",
+            "reply.txt",
+            "outcome.json",
+        }
+        assert {p.name for p in (episode / "observation").iterdir()} == expected[spec.scene_id]
