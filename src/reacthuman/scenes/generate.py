@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from reacthuman.scenes import families
 from reacthuman.scenes.cameras import Bounds, closeup, egocentric, overhead
-from reacthuman.scenes.catalogue import Catalogue, default_catalogue
+from reacthuman.scenes.catalogue import Catalogue, CatalogueObject, default_catalogue
 from reacthuman.scenes.families.base import (
     FamilyError,
     FamilySampler,
@@ -31,7 +31,7 @@ from reacthuman.scenes.geometry import (
     quat_mul,
     rotate_yaw,
 )
-from reacthuman.scenes.labels import Action, Arrival, action_label
+from reacthuman.scenes.labels import Action, Arrival, action_label, intrinsic_reasons
 from reacthuman.scenes.moment import (
     DESIGN_SLACK,
     MIN_WINDOW,
@@ -127,7 +127,7 @@ def _layout(
     pick = SeededRng(NAMESPACE, sampler.family.value, group)
     room = pick.choice(sampler.rooms)
     u_adversarial, u_variant = pick.random(), pick.random()
-    hazard = pick.choice(object_pool(sampler, catalogue))
+    hazard = pick.choice(_stratum(object_pool(sampler, catalogue), group))
     variants = adversarial_pool(sampler, catalogue)
     if variants and sampler.shows_mass and u_adversarial < rate:
         hazard = variants[min(int(u_variant * len(variants)), len(variants) - 1)]
@@ -139,6 +139,23 @@ def _layout(
         rng, band, hazard, catalogue, room, room_height, floor_friction, HORIZON, intent
     )
     return ctx, sampler.build(ctx)
+
+
+def _stratum(pool: list[CatalogueObject], group: int) -> list[CatalogueObject]:
+    """The half of a family's pool a group draws its object from: harmless objects in even
+    groups, dangerous ones (sharp, hot, shattering, heavy, not graspable) in odd groups, where
+    the pool has both. Drawn from the whole pool, the default set leaned to catching (207
+    catch / 90 dodge against the paper's 141 / 156), because balls, fruit and soft throws fill
+    the pools: always-catch then scored 67.6 %, above the paper's best model."""
+    strata = [
+        side
+        for side in (
+            [o for o in pool if not intrinsic_reasons(o)],
+            [o for o in pool if intrinsic_reasons(o)],
+        )
+        if side
+    ]
+    return strata[group % len(strata)]
 
 
 class Design:
