@@ -21,13 +21,17 @@ from reacthuman.spine.policy import HolosomaPolicy, PolicyMissing, UnitreePolicy
 
 
 def _motion_pt() -> Path:
-    """Unitree's motion.pt: $REACTHUMAN_UNITREE_POLICY, else ../shared/g1 beside the checkout
-    (or beside /work/main, where a clone elsewhere still finds the team's shared folder)."""
+    """Unitree's motion.pt: $REACTHUMAN_UNITREE_POLICY, else g1/unitree_rl_gym/motion.pt in
+    $REACTHUMAN_SHARED_DIR, else in a ``shared`` folder beside the checkout or one of its
+    parents (the team's ../shared). The test that needs it is skipped where none is found."""
     configured = os.environ.get("REACTHUMAN_UNITREE_POLICY")
     if configured:
         return Path(configured)
-    relative = Path("shared/g1/unitree_rl_gym/motion.pt")
-    candidates = [Path(__file__).resolve().parents[2] / relative, Path("/work") / relative]
+    relative = Path("g1/unitree_rl_gym/motion.pt")
+    shared = os.environ.get("REACTHUMAN_SHARED_DIR")
+    here = Path(__file__).resolve()
+    candidates = [Path(shared) / relative] if shared else []
+    candidates += [parent / "shared" / relative for parent in here.parents[1:]]
     return next((c for c in candidates if c.is_file()), candidates[0])
 
 
