@@ -137,6 +137,32 @@ def test_a_hand_contact_then_the_floor_is_not_a_catch():
     assert judge.outcome().result is Result.clear
 
 
+def test_a_bouncing_ball_taken_after_a_bounce_and_held_is_caught():
+    # The floor is a bouncing or rolling hazard's path, not its outcome: a bounce before the
+    # hand does not spoil the catch; being back on the floor at the end does.
+    def judged(held_at_end: bool) -> Result:
+        spec = generate_scene(Family.bouncing_object, 0)
+        judge = OutcomeJudge(spec.hazard, spec.scene_id, "oracle", "g1", floor_resolves=False)
+        judge.observe_contacts(0.1, (1.0, 0.0, 0.0), (-2, 0, 3), True, HANDS, BASE, {}, DT)
+        judge.observe_contacts(
+            0.4, (0.3, 0.2, 1.0), (-2, 0, 0), False, HANDS, BASE, {"left_hand": 9.0}, DT
+        )
+        judge.observe_contacts(
+            2.4,
+            (0.3, 0.2, 1.0 if held_at_end else 0.0),
+            (0, 0, 0),
+            not held_at_end,
+            HANDS,
+            BASE,
+            {},
+            DT,
+        )
+        return judge.outcome().result
+
+    assert judged(held_at_end=True) is Result.caught
+    assert judged(held_at_end=False) is Result.clear
+
+
 def test_a_fast_object_on_the_body_strikes_a_slow_one_does_not():
     judge = _judge()
     force = STRIKE_IMPULSE / DT * 1.01

@@ -146,6 +146,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         rows, run / "report", f"ReactHuman bench: {run.name}", validity=scene_checks
     )
     print(results_table(rows))
+    from reacthuman.scoring.aggregate import execution_validity, execution_validity_text
+
+    print("\nExecution validity: " + execution_validity_text(execution_validity(rows)))
     bags = sorted((run / "bags").glob("*/*/*/metadata.yaml")) if (run / "bags").exists() else []
     print(
         f"\n{len(rows)} decisions in {time.perf_counter() - started:.0f} s. "

@@ -519,6 +519,25 @@ def cmd_bench_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_calibrate_gaits(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from reacthuman.spine.gaits import COMMANDS, DURATIONS, measure
+
+    total = 2 * len(COMMANDS) * len(DURATIONS)
+    try:
+        with tqdm(total=total, desc="gaits", unit="walk", file=sys.stderr) as bar:
+            table = measure(args.controller, args.policy_path, on_gait=lambda _g: bar.update(1))
+    except (ValueError, RuntimeError) as exc:
+        raise CliError(f"--controller {args.controller}: {exc}") from None
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(table.model_dump_json() + "\n")
+    fell = sum(g.fell for g in table.gaits)
+    print(f"wrote {out}: {len(table.gaits)} walks of {table.controller}, {fell} fell")
+    return 0
+
+
 # --- catalogue -----------------------------------------------------------------------------
 
 
@@ -849,6 +868,18 @@ def build_parser() -> argparse.ArgumentParser:
     bsim.add_argument("--json", metavar="FILE", help="also write the full report as JSON")
     bsim.add_argument("--quiet", action="store_true", help="no progress bar")
     bsim.set_defaults(func=cmd_bench_sim)
+
+    gaits = commands.add_parser(
+        "calibrate-gaits",
+        help="measure how the simulated G1 walks under each walking command",
+        description="Walk the G1 on a flat floor under every command and duration of the "
+        "gait table (spine/gaits.py), arms swinging and held, and write where the base went. "
+        "The oracle plans with this table; assets/gaits.json is the default controller's.",
+    )
+    gaits.add_argument("--controller", default="g1", help="g1-<policy> (default g1)")
+    gaits.add_argument("--policy-path", help="the unitree-motion policy's motion.pt")
+    gaits.add_argument("--out", required=True, metavar="FILE", help="where to write the table")
+    gaits.set_defaults(func=cmd_calibrate_gaits)
 
     cat = commands.add_parser(
         "catalogue",

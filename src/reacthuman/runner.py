@@ -201,7 +201,13 @@ def execute_decision(
 
     spec = played.spec
     controller.start(decision.plan, spec.observer.pos, spec.observer.yaw)
-    judge = OutcomeJudge(spec.hazard, spec.scene_id, decision.brain, controller.name)
+    judge = OutcomeJudge(
+        spec.hazard,
+        spec.scene_id,
+        decision.brain,
+        controller.name,
+        floor_resolves=spec.intended.floor_resolves,
+    )
     recorder = ExecutionVideo(played.episode, video) if video is not None else None
 
     def ticked(command: JointCommand, t: float) -> None:

@@ -1,11 +1,8 @@
-"""Baseline brains, selectable like models: fixed dispositions, chance, a legend reader,
-and the oracle.
+"""Baseline brains, selectable like models: fixed dispositions, chance and a legend reader.
 
 ``always-dodge``, ``always-catch``, ``no-action`` and ``random`` (seeded by the scene) ignore
 what they see; ``legend-only`` reads nothing but the text the brain is given about the
-objects (a benchmark self-check, DESIGN.md 5); ``oracle`` is handed ground truth (so every
-report must mark it) and exists to check the pipeline end to end: its plans classify to the
-true action and put the nearer hand on the impact point whenever it can be reached.
+objects (a benchmark self-check, DESIGN.md 5); the oracle (``brain.oracle``) is handed ground truth.
 """
 
 from __future__ import annotations
@@ -15,13 +12,11 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from reacthuman import robot
-from reacthuman.brain.motion import to_robot
 from reacthuman.brain.plan import ReactionPlan, parse_plan
 from reacthuman.observation import Observation
 from reacthuman.scenes.catalogue import CatalogueObject, default_catalogue
-from reacthuman.scenes.labels import Action, intrinsic_reasons
+from reacthuman.scenes.labels import intrinsic_reasons
 from reacthuman.scenes.rng import SeededRng
-from reacthuman.sim.truth import GroundTruth
 
 Vec3 = tuple[float, float, float]
 REACH_FORWARD: Vec3 = (0.45, 0.0, -0.1)  # both hands held out in front of the chest
@@ -142,47 +137,6 @@ def random_brain(seed: int = 0) -> Callable[[Observation], ReactionPlan]:
         return rng.choice((always_dodge, always_catch, no_action))(observation)
 
     return decide
-
-
-def oracle_plan(truth: GroundTruth, robot_pos: Vec3, robot_yaw: float) -> ReactionPlan:
-    """The plan that does the right thing, read from ground truth."""
-    if truth.action is Action.NO_ACTION:
-        return no_action_plan()
-    # Where it arrives; a scene without an impact point has nothing to meet but the start.
-    target = truth.trajectory[0].pos if truth.impact_point is None else truth.impact_point
-    px, py, pz = to_robot(target, robot_pos, robot_yaw)
-    if truth.action is Action.TRIGGER_DODGE:
-        sx, sy, _sz = to_robot(truth.trajectory[0].pos, robot_pos, robot_yaw)
-        return dodge_plan((-sx, -sy))  # away from where it comes from
-    # Catch: walk toward the impact point until it is within reach, then put a hand on it.
-    distance = math.hypot(px, py)
-    walk = max(distance - 0.4, 0.0)
-    ux, uy = (px / distance, py / distance) if distance > 1e-9 else (1.0, 0.0)
-    speed = robot.MAX_LATERAL_SPEED  # within every limit in any direction
-    duration = min(walk / speed, robot.MAX_WALKING_DURATION)
-    bx, by = ux * speed * duration, uy * speed * duration
-    ox, oy, oz = robot.HAND_ORIGIN
-    hand = (px - bx - ox, py - by - oy, pz - oz)
-    side = (-uy * HAND_SPREAD, ux * HAND_SPREAD)
-    # The left hand is exactly on the target; the right one beside it.
-    right = (hand[0] - 2 * side[0], hand[1] - 2 * side[1], hand[2])
-    return parse_plan(
-        {
-            "object_identified": "oracle",
-            "intent": "catch it where it arrives",
-            "confidence": 1.0,
-            "walking_cmd": [ux * speed, uy * speed, 0.0],
-            "walking_duration": duration,
-            "keyframes": [
-                {
-                    "t": max(duration, 0.2),
-                    "left_hand": list(hand),
-                    "right_hand": list(right),
-                    "knee_bend": 0.0,
-                }
-            ],
-        }
-    )
 
 
 BASELINES: dict[str, Callable[[Observation], ReactionPlan]] = {

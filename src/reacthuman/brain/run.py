@@ -19,8 +19,9 @@ from typing import Any, Protocol, cast
 
 from pydantic import ValidationError
 
-from reacthuman.brain.baselines import BASELINES, oracle_plan
+from reacthuman.brain.baselines import BASELINES
 from reacthuman.brain.client import Decision
+from reacthuman.brain.oracle import oracle_plan
 from reacthuman.brain.plan import ReactionPlan
 from reacthuman.brain.prompt import PROMPT_VERSION
 from reacthuman.brain.store import ResponseStore, decision_key, observation_hash

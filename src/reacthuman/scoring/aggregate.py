@@ -212,3 +212,86 @@ def execution_summary(rows: Iterable[ScoreRow]) -> ExecutionSummary:
         intended=intended,
         falls=outcomes.get("fell", 0),
     )
+
+
+# The oracle's execution targets (issue 13): below them, the benchmark's decisions are not
+# reliably executable and its execution outcomes measure the body, not the brain.
+ORACLE_TARGETS = {"intended": 0.90, "caught": 0.80, "clear": 0.95, "falls": 0.02}
+
+
+class ExecutionValidity(BaseModel):
+    """How the oracle's executed decisions ended, per the action it took."""
+
+    model_config = ConfigDict(frozen=True)
+
+    summary: ExecutionSummary
+    catches: int
+    caught: int
+    dodges: int
+    dodges_clear: int
+    stays: int
+    stays_clear: int
+
+    def shares(self) -> dict[str, float | None]:
+        s = self.summary
+        return {
+            "intended": s.intended_share,
+            "caught": self.caught / self.catches if self.catches else None,
+            "clear": self.dodges_clear / self.dodges if self.dodges else None,
+            "falls": s.falls / s.executed if s.executed else None,
+        }
+
+    def meets_targets(self) -> bool:
+        shares = self.shares()
+        return all(
+            value is None
+            or (value <= ORACLE_TARGETS[k] if k == "falls" else value >= ORACLE_TARGETS[k])
+            for k, value in shares.items()
+        )
+
+
+def execution_validity(rows: Iterable[ScoreRow], brain: str = "oracle") -> ExecutionValidity | None:
+    """The benchmark's own execution check: how the oracle's plans ended (None: no oracle)."""
+    mine = [r for r in rows if r.brain == brain and r.outcome is not None and r.action]
+    if not mine:
+        return None
+
+    def count(action: Action, outcome: str) -> tuple[int, int]:
+        acted = [r for r in mine if r.action is action]
+        return len(acted), sum(r.outcome.value == outcome for r in acted)  # type: ignore[union-attr]
+
+    catches, caught = count(Action.EXECUTE_CATCH, "caught")
+    dodges, dodges_clear = count(Action.TRIGGER_DODGE, "clear")
+    stays, stays_clear = count(Action.NO_ACTION, "clear")
+    return ExecutionValidity(
+        summary=execution_summary(mine),
+        catches=catches,
+        caught=caught,
+        dodges=dodges,
+        dodges_clear=dodges_clear,
+        stays=stays,
+        stays_clear=stays_clear,
+    )
+
+
+def execution_validity_text(validity: ExecutionValidity | None) -> str:
+    """One paragraph for the terminal and the report."""
+    if validity is None:
+        return (
+            "No oracle decisions in this run, so the benchmark's own execution check is not "
+            "measured: add `--brain oracle` (it reads ground truth and plans like a competent "
+            "person) to see how many of its plans the body carries out as intended."
+        )
+    s = validity.summary
+    verdict = "meets" if validity.meets_targets() else "misses"
+    return (
+        f"The oracle's plans ended as intended in {100 * (s.intended_share or 0):.1f} % "
+        f"({s.intended}/{s.executed}) of its executed decisions: catches caught "
+        f"{validity.caught}/{validity.catches}, dodges clear "
+        f"{validity.dodges_clear}/{validity.dodges}, no action clear "
+        f"{validity.stays_clear}/{validity.stays}, falls {s.falls}. Targets: at least "
+        f"{100 * ORACLE_TARGETS['intended']:.0f} % as intended, "
+        f"{100 * ORACLE_TARGETS['caught']:.0f} % of catches caught, "
+        f"{100 * ORACLE_TARGETS['clear']:.0f} % of dodges clear, at most "
+        f"{100 * ORACLE_TARGETS['falls']:.0f} % falls; this run {verdict} them."
+    )

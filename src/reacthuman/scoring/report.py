@@ -21,14 +21,18 @@ from reacthuman.scoring.aggregate import (
     band_consistency,
     by,
     execution_summary,
+    execution_validity,
+    execution_validity_text,
     majority_vote,
     paired_comparison,
     stat,
     summarise_brain,
 )
+from reacthuman.scoring.episodes import episode_lines
 from reacthuman.scoring.results import ScoreRow
 
 RULES = ("R1", "R2", "R3", "R4")
+OUTCOMES = ("caught", "struck", "clear", "fell")
 
 
 def label(brain: str) -> str:
@@ -181,8 +185,8 @@ def _save(fig, path: Path) -> str:  # noqa: ANN001
 
 
 def _execution_section(rows: Sequence[ScoreRow], brains: list[str]) -> list[str]:
-    """Per brain and family: how executions ended on the body, and the share that ended as
-    the decision's own action intends (catch: caught; dodge, no action: clear)."""
+    """How executions ended on the body, family by brain: the share that ended as the
+    decision's own action intends (catch: caught; dodge, no action: clear) and the counts."""
     if not any(r.outcome is not None for r in rows):
         return []
     controllers = sorted({r.controller for r in rows if r.controller})
@@ -191,30 +195,34 @@ def _execution_section(rows: Sequence[ScoreRow], brains: list[str]) -> list[str]
         "## Execution outcomes",
         "",
         f"Every plan executed by {', '.join(controllers) or 'the spine'} from the freeze. "
-        "As intended: a catch ends caught, a dodge or no action ends clear; R1 decisions are "
-        "not executed plans and are left out.",
+        "Each cell: the share of executed decisions that ended as intended (a catch caught, "
+        "a dodge or no action clear), of how many, then how many ended caught / struck / "
+        "clear / fell. R1 decisions are not executed plans and are left out.",
         "",
     ]
-    header = ["brain", "family", "executed", "caught", "struck", "clear", "fell", "as intended"]
     table: list[list[str]] = []
-    for brain in brains:
-        mine = [r for r in rows if r.brain == brain]
-        groups = [(f.value, [r for r in mine if r.family is f]) for f in Family]
-        for name, group in [*groups, ("all", mine)]:
-            s = execution_summary(group)
-            if not s.executed:
-                continue
+    groups = [(f.value, lambda r, f=f: r.family is f) for f in Family]
+    for name, member in [*groups, ("all families", lambda _r: True)]:
+        cells = []
+        for brain in brains:
+            s = execution_summary(r for r in rows if r.brain == brain and member(r))
             share = s.intended_share
-            table.append(
-                [
-                    label(brain),
-                    f"**{name}**" if name == "all" else name,
-                    str(s.executed),
-                    *(str(s.outcomes.get(k, 0)) for k in ("caught", "struck", "clear", "fell")),
-                    "n/a" if share is None else f"{100 * share:.0f} % ({s.intended}/{s.executed})",
-                ]
+            counts = "/".join(
+                str(s.outcomes.get(k, 0)) for k in ("caught", "struck", "clear", "fell")
             )
-    return lines + _table(header, table)
+            cells.append(
+                "-" if share is None else f"{100 * share:.0f} % of {s.executed} · {counts}"
+            )
+        if any(c != "-" for c in cells):
+            table.append([name, *cells])
+    return lines + _table(["family", *map(label, brains)], table)
+
+
+def _validity_section(rows: Sequence[ScoreRow]) -> list[str]:
+    """The benchmark's own execution check: the oracle's plans carried out as intended."""
+    if not any(r.outcome is not None for r in rows):
+        return []
+    return ["## Execution validity", "", execution_validity_text(execution_validity(rows)), ""]
 
 
 def write_report(
@@ -245,6 +253,7 @@ def write_report(
         "has an impact point (n shown). R1 no parseable output, R2 catch of a dangerous "
         "object, R3 no action under danger, R4 catch or no action where dodging is right.",
         "",
+        *_validity_section(rows),
         "## Main results",
         "",
     ]
@@ -418,6 +427,8 @@ def write_report(
     lines += [f"![{name}](plots/{file})" for name, file in plots.items()]
     if problems:
         lines += ["", "## Files that could not be read", "", *(f"- {p}" for p in problems)]
+    if (out.parent / "episodes").is_dir():  # a bench run's report: its episodes beside it
+        lines += episode_lines(rows, out.parent, out)
     md = out / "report.md"
     md.write_text("\n".join(lines) + "\n")
     html_path = out / "report.html"
@@ -450,14 +461,22 @@ def _html(title: str, markdown: str, plots: dict[str, str], out: Path) -> str:
             table.append(line)
             continue
         flush()
-        if line.startswith("## "):
+        if line.startswith("### "):
+            body.append(f"<h3>{html.escape(line[4:])}</h3>")
+        elif line.startswith("## "):
             body.append(f"<h2>{html.escape(line[3:])}</h2>")
         elif line.startswith("# "):
             body.append(f"<h1>{html.escape(line[2:])}</h1>")
-        elif line.startswith("!["):
+        elif line.startswith("![") and line[2 : line.index("]")] in plots:
             name = line[2 : line.index("]")]
             data = base64.b64encode((out / "plots" / plots[name]).read_bytes()).decode()
             body.append(f'<img alt="{html.escape(name)}" src="data:image/png;base64,{data}">')
+        elif line.startswith("!["):  # an episode strip, beside the page
+            name, src = line[2 : line.index("]")], line[line.index("(") + 1 : -1]
+            body.append(f'<img class="strip" alt="{html.escape(name)}" src="{html.escape(src)}">')
+        elif line.startswith("[") and line.endswith(")"):  # a link on its own line
+            text, href = line[1 : line.index("]")], line[line.index("(") + 1 : -1]
+            body.append(f'<p><a href="{html.escape(href)}">{html.escape(text)}</a></p>')
         elif line.startswith("- "):
             body.append(f"<li>{html.escape(line[2:])}</li>")
         elif line:
@@ -469,6 +488,7 @@ def _html(title: str, markdown: str, plots: dict[str, str], out: Path) -> str:
         "th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}"
         "th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}"
         "img{max-width:48%;margin:0.5%;border:1px solid #eee}"
+        "img.strip{max-width:100%}h3{font-size:15px;margin:1.2em 0 0.3em}"
     )
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"

@@ -23,8 +23,7 @@ from reacthuman.spine.g1 import (
 )
 
 STEP_ASIDE = 100.0  # m the G1 is moved away for the ground-truth roll-out
-GRASP_MAX_MASS = 1.5  # kg a G1 hand holds (Unitree: about 2 kg payload per arm)
-GRASP_MAX_SIZE = 0.35  # m, the longest side of an object a hand closes around
+GRASP_MAX_MASS = 1.5  # kg the hands hold (Unitree: about 2 kg payload per arm); = HEAVY_MASS_KG
 
 
 def add_g1(scene: Any, gs: Any, pos: Vec3, yaw: float) -> Any:
@@ -151,7 +150,7 @@ class G1Body:
         """Close the hand on the object (a weld between the hand link and the object), once.
 
         Menagerie's G1 has rubber fists, not Dex3 hands: the grasp stands in for the fingers
-        closing when a hand meets an object it can hold (GRASP_MAX_MASS, GRASP_MAX_SIZE)."""
+        closing when a hand meets an object it can hold (``sim.execute.graspable``)."""
         if self._welded:
             return False
         scene.sim.rigid_solver.add_weld_constraint(hand_link, hazard.links[0].idx)

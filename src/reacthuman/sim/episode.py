@@ -28,7 +28,7 @@ from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION, kinetic_energy
 from reacthuman.scenes.spec import CameraName, SceneObject, SceneSpec
 from reacthuman.sim.mjcf import floor_document, object_document, world_document
 from reacthuman.sim.settings import DT, RenderSettings
-from reacthuman.sim.truth import GroundTruth, ground_truth
+from reacthuman.sim.truth import GroundTruth, Obstacle, furniture_obstacles, ground_truth
 from reacthuman.spine.command import CONTROL_PERIOD
 
 COLLECT_EVERY = 10  # scenes between garbage collections
@@ -148,6 +148,16 @@ class Episode:
         contacts = self.hazard.entity.get_contacts(with_entity=self.floor)
         return len(contacts["geom_a"]) > 0
 
+    def hazard_landed(self) -> bool:
+        """Whether the hazard has come down to the floor: its first floor contact, or, for one
+        standing on the floor from the start (furniture, a standee), its hazard point down to
+        ``LANDED_SHARE`` of its starting height (ground truth's landing, ``_landing_time``)."""
+        if not self.starts_on_floor:
+            return self.hazard_on_floor()
+        obj = self.hazard.obj
+        start = add(obj.pose.pos, quat_rotate(obj.pose.quat, obj.hazard_point))[2]
+        return start >= MIN_LANDING_DROP and self.hazard_point()[2] <= LANDED_SHARE * start
+
     def _launch(self, at_t0: bool) -> None:
         for body in self.bodies.values():
             obj = body.obj
@@ -180,6 +190,8 @@ class Episode:
         freeze_step = t0_step + round(window / DT)
         end_step = t0_step + round(timing.horizon / DT)
         samples: list[tuple[float, Vec3, Vec3, float]] = []
+        poses: list[tuple[Vec3, Quat]] = []
+        obstacles: list[Obstacle] = []
         floor_time: float | None = None
         lowest = final = float("inf")
         obj = self.hazard.obj
@@ -204,6 +216,7 @@ class Episode:
                     orientation,
                 )
                 samples.append(((step - t0_step) * DT, point, velocity, energy))  # type: ignore[arg-type]
+                poses.append((center, orientation))
                 lowest, final = min(lowest, center[2]), center[2]
                 if (
                     floor_time is None
@@ -223,6 +236,7 @@ class Episode:
                 if on_frame is not None:
                     on_frame()
             if step == freeze_step:
+                obstacles = self.obstacles()
                 self.freeze_state = self.scene.get_state()
                 # Restoring at once clears solver caches, so this line and any branch from
                 # the freeze (the spine's execution) continue bit-identically.
@@ -241,8 +255,34 @@ class Episode:
             floor_time = _landing_time(samples)
         self.scene.reset(self.freeze_state)
         return ground_truth(
-            self.spec, samples, floor_time, DT, window, lowest_center=lowest, final_center=final
+            self.spec,
+            samples,
+            floor_time,
+            DT,
+            window,
+            lowest_center=lowest,
+            final_center=final,
+            poses=poses,
+            obstacles=obstacles,
         )
+
+    def obstacles(self) -> list[Obstacle]:
+        """The furniture and every object but the hazard, where they are now."""
+        out = furniture_obstacles(self.spec)
+        for name, body in self.bodies.items():
+            if name == self.spec.primary_hazard:
+                continue
+            lo, hi = (tuple(float(v) for v in row) for row in _np(body.entity.get_AABB()))
+            out.append(Obstacle(id=name, lo=_round(lo), hi=_round(hi)))
+        return out
+
+
+LANDED_SHARE = 0.25  # of its starting height: a standing object has fallen over
+MIN_LANDING_DROP = 0.1  # m: a hazard point starting lower than this cannot fall over
+
+
+def _round(v: tuple[float, ...]) -> Vec3:
+    return (round(v[0], 5) + 0.0, round(v[1], 5) + 0.0, round(v[2], 5) + 0.0)
 
 
 def _tick_starts(last_step: int) -> dict[int, int]:

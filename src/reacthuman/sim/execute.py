@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reacthuman.scenes.spec import SceneObject
-from reacthuman.sim.body import GRASP_MAX_MASS, GRASP_MAX_SIZE
+from reacthuman.sim.body import GRASP_MAX_MASS
 from reacthuman.sim.episode import Episode
 from reacthuman.sim.settings import DT
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, JointState, tick_time, ticks_in
@@ -51,7 +51,10 @@ def initial_state(episode: Episode, controller: Any) -> JointState:
 
 
 def graspable(obj: SceneObject) -> bool:
-    return obj.mass_kg <= GRASP_MAX_MASS and max(obj.shape.size) <= GRASP_MAX_SIZE
+    """What the hands close on: what the catalogue marks graspable (with one hand or, like a
+    beach ball or a standee, with both) and lighter than ``GRASP_MAX_MASS``: exactly the
+    objects the label rule lets a person catch."""
+    return obj.graspable and obj.mass_kg < GRASP_MAX_MASS
 
 
 def execute(
@@ -85,12 +88,12 @@ def execute(
             point = episode.hazard_point()
             velocity = tuple((point[i] - previous[i]) / DT for i in range(3))
             previous = point
-            on_floor = episode.hazard_on_floor()
+            on_floor = episode.hazard_landed()
             if body is None:
                 judge.observe(step * DT, point, velocity, on_floor, command)  # type: ignore[arg-type]
                 continue
             forces, hand_link = body.touches(hazard.entity)
-            if hand_link is not None and can_grasp and judge.floor_time is None and not on_floor:
+            if hand_link is not None and can_grasp and judge.may_hold():
                 body.grasp(hand_link, hazard.entity, episode.scene)
             base, _quat = body.base()
             judge.observe_contacts(

@@ -14,19 +14,35 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from reacthuman.scenes.geometry import box_corners
 from reacthuman.scenes.labels import Action, Arrival, SafetyLabel, action_label, safety_label
 from reacthuman.scenes.moment import reaction_margin
 from reacthuman.scenes.reach import impact_point, starts_in_reach, summarise_arrival
-from reacthuman.scenes.spec import SceneSpec, Vec3
+from reacthuman.scenes.spec import Quat, SceneSpec, Vec3
 
-TRUTH_SCHEMA = "2.0"  # 2.0: arrival at entry, peaks, rigid-body energy, the reaction margin
+# 2.0: arrival at entry, peaks, rigid-body energy, the reaction margin; 2.1: the hazard's pose
+# along the trajectory and its size, the room and its obstacles at the freeze (what a planner
+# needs to meet the object or keep clear of it).
+TRUTH_SCHEMA = "2.1"
 TRAJECTORY_RATE = 60  # Hz stored in ground_truth.json
 
 
 class TrajectoryPoint(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     t: float  # seconds after t0 (the event start)
-    pos: Vec3
+    pos: Vec3  # the hazard point
+    center: Vec3 | None = None  # the object's centre of mass (schema 2.1)
+    quat: Quat | None = None  # the object's orientation, its own axes (schema 2.1)
+
+
+class Obstacle(BaseModel):
+    """What stands in the room at the freeze, as an axis-aligned box in the world frame:
+    furniture, and every object but the hazard where it is then (fallen ones included)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str
+    lo: Vec3
+    hi: Vec3
 
 
 class GroundTruth(BaseModel):
@@ -54,6 +70,10 @@ class GroundTruth(BaseModel):
     trajectory: list[TrajectoryPoint]  # the hazard point, 60 Hz, t0 .. t0 + horizon
     window: float  # s: the freeze is at t0 + window
     physics_dt: float
+    hazard_size: Vec3 | None = None  # the object's full extents in its own axes (2.1)
+    room_size: Vec3 | None = None  # the room's extents, centred on the origin (2.1)
+    obstacles: list[Obstacle] = []  # at the freeze (2.1)
+    floor_resolves: bool = True  # False where the floor is the hazard's path (2.1)
 
     def to_json(self) -> str:
         return json.dumps(self.model_dump(mode="json"), indent=2) + "\n"
@@ -65,6 +85,10 @@ class GroundTruth(BaseModel):
 
 def _r(v: Sequence[float]) -> Vec3:
     return (round(v[0], 5) + 0.0, round(v[1], 5) + 0.0, round(v[2], 5) + 0.0)
+
+
+def _q(q: Sequence[float]) -> Quat:
+    return tuple(round(c, 6) + 0.0 for c in q)  # type: ignore[return-value]
 
 
 def _maybe(x: float | None) -> float | None:
@@ -79,10 +103,13 @@ def ground_truth(
     window: float | None = None,
     lowest_center: float | None = None,
     final_center: float | None = None,
+    poses: Sequence[tuple[Vec3, Quat]] | None = None,
+    obstacles: Sequence[Obstacle] = (),
 ) -> GroundTruth:
     """Ground truth from (t after t0, position, velocity[, kinetic energy]) of the hazard point
     at every step (``reach.Sample``); ``lowest_center`` and ``final_center``: the lowest and
-    the last height of its centre of mass."""
+    the last height of its centre of mass; ``poses``: its centre of mass and orientation at
+    every step; ``obstacles``: the room's contents at the freeze."""
     observer = spec.observer.pos
     hazard = spec.hazard
     window = spec.timing.window if window is None else window
@@ -117,9 +144,33 @@ def ground_truth(
         lowest_center=round(lowest_center, 5),
         final_center=round(final_center, 5),
         trajectory=[
-            TrajectoryPoint(t=round(sample[0], 5), pos=_r(sample[1]))
-            for sample in samples[::stride]
+            TrajectoryPoint(
+                t=round(samples[i][0], 5),
+                pos=_r(samples[i][1]),
+                center=None if poses is None else _r(poses[i][0]),
+                quat=None if poses is None else _q(poses[i][1]),
+            )
+            for i in range(0, len(samples), stride)
         ],
         window=window,
         physics_dt=dt,
+        hazard_size=hazard.shape.size,
+        room_size=spec.room.size,
+        obstacles=list(obstacles),
+        floor_resolves=spec.intended.floor_resolves,
     )
+
+
+def furniture_obstacles(spec: SceneSpec) -> list[Obstacle]:
+    """The furniture's bounding boxes (a static piece does not move)."""
+    out = []
+    for piece in spec.furniture:
+        corners = box_corners(piece.pose.pos, piece.size, piece.pose.quat)
+        out.append(
+            Obstacle(
+                id=piece.id,
+                lo=_r([min(c[i] for c in corners) for i in range(3)]),
+                hi=_r([max(c[i] for c in corners) for i in range(3)]),
+            )
+        )
+    return out

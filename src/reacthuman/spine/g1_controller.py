@@ -6,7 +6,7 @@ Each 50 Hz tick it turns the body's joint state into 29 joint targets with PD ga
   ``walking_duration``, so it stands), plus the crouch of the keyframes' ``knee_bend``;
 * arms: inverse kinematics to the interpolated hand keyframes (``spine.hands``), or the
   default pose when the plan has none;
-* waist: held straight.
+* waist: held straight, leaning back while the hands reach forward (``spine.hands.balance_lean``).
 
 The same commands drive the simulated body (``sim.body``) or, through the ``g1_hardware``
 backend, a physical G1.

@@ -38,8 +38,31 @@ def _without_yaw(quat: tuple[float, float, float, float]) -> tuple[float, float,
 IK_JOINTS: tuple[str, ...] = tuple(
     name for side in ("left", "right") for name in ARM_JOINTS[side][:4]
 )
+# The arms-forward posture every inverse-kinematics solve starts from (HandTracker.solve).
+IK_SEED: dict[str, float] = {
+    **{f"{side}_shoulder_pitch_joint": -0.6 for side in ("left", "right")},
+    "left_shoulder_roll_joint": 0.15,
+    "right_shoulder_roll_joint": -0.15,
+    **{f"{side}_shoulder_yaw_joint": 0.0 for side in ("left", "right")},
+    **{f"{side}_elbow_joint": 0.8 for side in ("left", "right")},
+}
+IK_PREFERENCE = 0.005  # m closer the last solution must land to be kept over the seed's
 SOLE_BELOW_ANKLE = 0.035  # m from the ankle-roll link's origin down to the sole
 CROUCH_MAX = 0.3  # rad of hip and ankle pitch (twice at the knee) at knee_bend = 1
+# Arms held forward move the body's centre of mass forward, and the walking policies, trained
+# with the arms at their sides, answer by walking forward (0.6 m in 3 s under a zero command
+# with both hands 0.35 m forward); held back, they walk backward. Leaning the torso by the
+# waist in proportion keeps the mass over the feet (measured on hand poses from rest to
+# 0.5 m forward: benchmarks/bench_walk.py --hands).
+LEAN_PER_METRE = 1.0  # rad of waist pitch back per metre the hands are forward of NEUTRAL_REACH
+NEUTRAL_REACH = 0.153  # m: hands of the default pose, ahead of the hand origin (no lean)
+LEAN_LIMITS = (-0.4, 0.15)  # rad, back and forward
+
+
+def balance_lean(left: Vec3, right: Vec3) -> float:
+    """Waist pitch (negative: back) that balances hands at these offsets from the hand origin."""
+    reach = 0.5 * (left[0] + right[0]) - NEUTRAL_REACH
+    return min(max(-LEAN_PER_METRE * reach, LEAN_LIMITS[0]), LEAN_LIMITS[1])
 
 
 def crouch_offsets(knee_bend: float) -> dict[str, float]:
@@ -76,6 +99,9 @@ class HandTracker:
         self.standing = self._standing_qpos()
         self.solution = self.standing.copy()
         self.arm_qs = [self.qs[n] for n in IK_JOINTS]
+        self.seed = self.standing.copy()
+        for name, value in IK_SEED.items():
+            self.seed[self.qs[name]] = value
 
     def _standing_qpos(self) -> np.ndarray:
         qpos = np.zeros(self.n_qs)
@@ -125,30 +151,47 @@ class HandTracker:
 
     def solve(self, left: Vec3, right: Vec3, state: JointState | None = None) -> dict[str, float]:
         """Arm joints that put the hand centres at these offsets from the hand origin, with
-        the body as measured in ``state`` (default: standing straight)."""
+        the body as measured in ``state`` (default: standing straight).
+
+        Four arm joints place a hand's three coordinates, so a solution is one of many: solved
+        each tick from the last one, the arms wander along the others (a shoulder twisting
+        through 1.4 rad while the hand holds still) and, as the body moves, off the target.
+        Each tick solves from a fixed arms-forward posture (``IK_SEED``) and from the last
+        solution, and keeps the first unless the second lands clearly closer."""
         origin = robot.HAND_ORIGIN
         goals = [np.asarray(origin) + np.asarray(hand) for hand in (left, right)]
-        init = self.pose(state) if state is not None else self.standing.copy()
-        init[self.arm_qs] = self.solution[self.arm_qs]  # warm start from the last solution
-        solution = self.entity.inverse_kinematics_multilink(
-            links=self.links,
-            poss=goals,
-            local_points=self.points,
-            init_qpos=init,
-            rot_mask=[False, False, False],
-            dofs_idx_local=self.ik_dofs,
-            max_samples=1,
-            seed=0,
-        )
-        self.solution = as_numpy(solution).astype(float)
+        posture = self.pose(state) if state is not None else self.standing.copy()
+        best: tuple[float, np.ndarray] | None = None
+        for start in (self.seed, self.solution):
+            init = posture.copy()
+            init[self.arm_qs] = start[self.arm_qs]
+            solution, error = self.entity.inverse_kinematics_multilink(
+                links=self.links,
+                poss=goals,
+                local_points=self.points,
+                init_qpos=init,
+                rot_mask=[False, False, False],
+                dofs_idx_local=self.ik_dofs,
+                max_samples=1,
+                seed=0,
+                return_error=True,
+            )
+            miss = float(np.abs(as_numpy(error)[:, :3]).max())
+            if best is None or miss < best[0] - IK_PREFERENCE:
+                best = (miss, as_numpy(solution).astype(float))
+        assert best is not None
+        self.solution = best[1]
         return {n: float(self.solution[self.qs[n]]) for n in IK_JOINTS}
 
     def targets(self, state: JointState, t: float) -> tuple[dict[str, float], float]:
-        """Arm joint targets and the knee bend at ``t`` s after the freeze."""
+        """Arm joint targets, with the waist pitch that balances them (``balance_lean``), and
+        the knee bend at ``t`` s after the freeze."""
         plan = self.plan
         if plan is None or not plan.keyframes:
             return {}, 0.0
         if self.start_offsets is None:
             self.start(plan)
         left, right, bend = hand_offsets(plan, t, self.start_offsets)
-        return self.solve(left, right, state), bend
+        joints = self.solve(left, right, state)
+        joints["waist_pitch_joint"] = balance_lean(left, right)
+        return joints, bend

@@ -1,7 +1,9 @@
 """How an execution ended, judged from the simulation after the resume.
 
 * ``caught``: a hand touched the object, no strike came first, and the object had not
-  reached the floor by the end of the execution;
+  reached the floor by the end of the execution (for a hazard whose path is the floor, a
+  bouncing or rolling ball, ``floor_resolves`` False: a hand touched it and it is off the
+  floor, held, at the end; bounces before do not count);
 * ``struck``: the object touched the body outside the hands with an impulse of at least
   ``STRIKE_IMPULSE`` (a lighter touch is not a strike) before any hand held it;
 * ``clear``: neither (the object lands elsewhere, never comes near, or slips from the hands);
@@ -84,8 +86,17 @@ def _cylinder_distance(point: Vec3, base: tuple[float, float], height: float) ->
 class OutcomeJudge:
     """Accumulates one execution, physics step by physics step, then names its result."""
 
-    def __init__(self, obj: SceneObject, scene_id: str, brain: str, controller: str) -> None:
+    def __init__(
+        self,
+        obj: SceneObject,
+        scene_id: str,
+        brain: str,
+        controller: str,
+        floor_resolves: bool = True,
+    ) -> None:
         self.obj = obj
+        self.floor_resolves = floor_resolves
+        self.on_floor = False
         self.radius = contact_radius(obj)
         self.scene_id, self.brain, self.controller = scene_id, brain, controller
         self.first_contact: Contact | None = None
@@ -150,6 +161,7 @@ class OutcomeJudge:
         contact force on each part ("left_hand", "right_hand", "body")."""
         self.physical = True
         self.t = t
+        self.on_floor = on_floor
         if on_floor and self.floor_time is None:
             self.floor_time = t
         if base[2] < FALL_HEIGHT and self.fall_time is None:
@@ -163,7 +175,7 @@ class OutcomeJudge:
         )
         speed = math.sqrt(sum(v * v for v in velocity))
         hand = max(("left_hand", "right_hand"), key=lambda part: forces.get(part, 0.0))
-        if forces.get(hand, 0.0) > 0.0 and self.hand_contact is None and self.floor_time is None:
+        if forces.get(hand, 0.0) > 0.0 and self.hand_contact is None and self.may_hold():
             self.hand_contact = Contact(t=t, part=hand, speed=speed, impulse=forces[hand] * dt)
         if forces.get("body", 0.0) > 0.0 and speed >= STRIKE_SPEED:
             self.body_impulse += forces["body"] * dt
@@ -172,13 +184,18 @@ class OutcomeJudge:
         firsts = [c for c in (self.hand_contact, self.strike) if c is not None]
         self.first_contact = min(firsts, key=lambda c: c.t) if firsts else None
 
+    def may_hold(self) -> bool:
+        """Whether a hand meeting the object now would be catching it (not picking it up)."""
+        return self.floor_time is None if self.floor_resolves else True
+
     def _physical_result(self) -> Result:
         struck_first = self.strike is not None and (
             self.hand_contact is None or self.strike.t < self.hand_contact.t
         )
         if struck_first:
             return Result.struck
-        if self.hand_contact is not None and self.floor_time is None:
+        held = self.floor_time is None if self.floor_resolves else not self.on_floor
+        if self.hand_contact is not None and held:
             return Result.caught
         return Result.struck if self.strike is not None else Result.clear
 

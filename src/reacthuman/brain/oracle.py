@@ -1,0 +1,403 @@
+"""The oracle: the plan a competent person would make knowing exactly what will happen.
+
+It is handed ground truth (the object's whole path and pose after the freeze, its size, the
+room and what stands in it at the freeze) and plans with how the G1 really walks (the
+measured gait table, ``spine.gaits``), never with the simulator itself. Its plans are
+ordinary ReactionPlans under the same limits as any model's, so it is the upper bound a model
+could reach, and a check that the benchmark's decisions can be executed at all (the share of
+its decisions that end as intended is the benchmark's own execution-validity figure).
+
+* **Catch**: every gait of the table (and standing still) against every moment of the path
+  after the freeze: the point must be within the arms' reach of where the gait has taken the
+  body then, in front of the chest, before the object lands and after the hands have had time
+  to rise; the object must not touch the body before it reaches the hands; the walk must keep
+  clear of walls, furniture and objects. Among those it takes the one where the object is
+  slowest and nearest chest height, with the least walking, and brings both hands to meet the
+  object, where the arms really reach (the table's reach map): side by side in its path,
+  under it when it falls, once any walking command has ended (hands raised while walking
+  change the gait), and a little before it arrives.
+* **Dodge**: every gait with the arms at rest against the object's swept volume (its box at
+  every moment after the freeze): the shortest walk that keeps the body ``DODGE_MARGIN`` from
+  it all the way to the horizon, clear of walls and furniture, and that still reads as a dodge
+  (not toward the hazard).
+* **No action**: stand, hands at rest.
+
+Where no catch meets every constraint it stands and holds its hands out toward the object, and
+where no dodge does it takes the one that violates them least, so its decision is still the
+right action (the scorer's SAA) even when the body cannot make it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from reacthuman import robot
+from reacthuman.brain.classify import classify, hazard_bearing
+from reacthuman.brain.motion import to_robot
+from reacthuman.brain.plan import ReactionPlan, parse_plan
+from reacthuman.scenes.geometry import quat_rotate
+from reacthuman.scenes.labels import Action
+from reacthuman.sim.truth import GroundTruth
+from reacthuman.spine.gaits import Gait, GaitTable, load_gaits
+
+Vec3 = tuple[float, float, float]
+
+STEP = 1.0 / 30.0  # s between the path samples the planner considers
+BODY_RADIUS = 0.2  # m, the torso and legs as a vertical cylinder (spine.outcome)
+# m: the G1's torso reaches 0.08 m ahead of its axis and its bent knees 0.17 m; what a
+# catch must keep clear of before the hands meet the object.
+BODY_FRONT = 0.15
+BODY_HEIGHT = 1.32  # m
+WALK_CLEARANCE = 0.3  # m from the body's axis to a wall, a piece of furniture or an object
+OBSTACLE_TOP = 0.05  # m: lower than this (a rug, a flat book) is stepped over
+DODGE_MARGIN = 0.2  # m the body keeps from the object's box all the way to the horizon
+MIN_DODGE_MOVE = 0.3  # m a dodge's walk must really take the body (the classifier's move)
+HANDS_RISE = 0.25  # s the hands take from their sides to a catching pose
+HANDS_EARLY = 0.08  # s the hands are in place before the object arrives, at the least
+HANDS_LEAD = 0.25  # s more, where there is time: a path met a little early still meets
+MAX_CATCH_WALK = 1.2  # s of walking before a catch (longer walks end too far from the plan)
+SETTLE = 0.0  # s after the walking command stops before the hands start to rise
+CHEST_HEIGHT = 0.95  # m: where hands meet an object most surely
+HAND_ON_TOP = 0.045  # m above a surface a hand centre rests on it
+LANDING_MARGIN = 0.05  # s: meet the object at least this long before it lands
+HAND_GAP = 0.05  # m from the object's path to each hand centre: the hands side by side
+BOX_SPACING = 0.12  # m between the sample points of the object's box
+
+
+@dataclass(frozen=True)
+class Path:
+    """The object after the freeze in the robot frame at the freeze: time (s after the
+    freeze), hazard point, velocity, and sample points of its box at each time."""
+
+    t: np.ndarray  # (n,)
+    point: np.ndarray  # (n, 3)
+    velocity: np.ndarray  # (n, 3)
+    box: np.ndarray  # (n, k, 3)
+    radius: float  # m, half the object's smallest extent (its box keeps the rest)
+
+
+def object_path(truth: GroundTruth, robot_pos: Vec3, robot_yaw: float) -> Path:
+    """The ground-truth path from the freeze on, resampled every ``STEP`` s."""
+    traj = [p for p in truth.trajectory if p.t >= truth.window - 1e-9]
+    stride = max(1, round(STEP * _rate(truth)))
+    traj = traj[::stride] if len(traj) > 2 * stride else traj
+    t = np.asarray([p.t - truth.window for p in traj])
+    point = np.asarray([to_robot(p.pos, robot_pos, robot_yaw) for p in traj])
+    velocity = np.gradient(point, t, axis=0) if len(t) > 1 else np.zeros_like(point)
+    size = truth.hazard_size or (0.1, 0.1, 0.1)
+    offsets = _box_offsets(size)
+    boxes = []
+    for p in traj:
+        if p.center is None or p.quat is None:  # a schema 2.0 truth: a ball round the point
+            center, quat = p.pos, (1.0, 0.0, 0.0, 0.0)
+        else:
+            center, quat = p.center, p.quat
+        world = [_add(center, quat_rotate(quat, tuple(o))) for o in offsets]
+        boxes.append([to_robot(w, robot_pos, robot_yaw) for w in world])
+    return Path(t, point, velocity, np.asarray(boxes), radius=0.5 * min(size))
+
+
+def _rate(truth: GroundTruth) -> float:
+    if len(truth.trajectory) < 2:
+        return 60.0
+    return 1.0 / max(truth.trajectory[1].t - truth.trajectory[0].t, 1e-6)
+
+
+def _add(a: Vec3, b: Vec3) -> Vec3:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def _box_offsets(size: Vec3) -> np.ndarray:
+    """Points over an object's box (its own axes), at most ``BOX_SPACING`` apart."""
+    axes = [np.linspace(-s / 2.0, s / 2.0, max(2, math.ceil(s / BOX_SPACING) + 1)) for s in size]
+    grid = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
+    return grid
+
+
+def _gait_poses(gait: Gait | None, times: np.ndarray) -> np.ndarray:
+    """(n, 3) base x, y, heading of a gait (None: standing) at these times."""
+    if gait is None:
+        return np.zeros((len(times), 3))
+    return np.asarray([gait.at(float(t)) for t in times])
+
+
+def body_distance(box: np.ndarray, base: np.ndarray, radius: float = BODY_RADIUS) -> np.ndarray:
+    """(n,) distance from the body cylinder at each base (x, y) to the object's box points."""
+    horizontal = np.hypot(box[..., 0] - base[:, None, 0], box[..., 1] - base[:, None, 1])
+    radial = np.maximum(horizontal - radius, 0.0)
+    vertical = np.maximum(np.maximum(box[..., 2] - BODY_HEIGHT, -box[..., 2]), 0.0)
+    return np.hypot(radial, vertical).min(axis=1)
+
+
+@dataclass(frozen=True)
+class Room:
+    """Walls and obstacles in the robot frame at the freeze, for the walking checks."""
+
+    half: tuple[float, float] | None  # the room's half extents (world), None: unknown
+    boxes: list[tuple[Vec3, Vec3]]  # obstacles' world (lo, hi)
+    robot_pos: Vec3
+    robot_yaw: float
+
+    def top_under(self, x: float, y: float) -> float | None:
+        """The top of the highest obstacle under this point (robot frame), if any."""
+        wx, wy = self._world(np.asarray([[x, y]]))
+        tops = [
+            hi[2]
+            for lo, hi in self.boxes
+            if lo[0] - HAND_GAP <= wx[0] <= hi[0] + HAND_GAP
+            and lo[1] - HAND_GAP <= wy[0] <= hi[1] + HAND_GAP
+        ]
+        return max(tops) if tops else None
+
+    def _world(self, base: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        c, s = math.cos(self.robot_yaw), math.sin(self.robot_yaw)
+        x = self.robot_pos[0] + c * base[:, 0] - s * base[:, 1]
+        y = self.robot_pos[1] + s * base[:, 0] + c * base[:, 1]
+        return x, y
+
+    def clearance(self, base: np.ndarray) -> np.ndarray:
+        """(n,) distance from each base position (robot frame) to the nearest wall or
+        obstacle footprint (inf when the room is empty)."""
+        x, y = self._world(base)
+        out = np.full(len(base), np.inf)
+        if self.half is not None:
+            hx, hy = self.half
+            out = np.minimum.reduce([out, hx - x, x + hx, hy - y, y + hy])
+        for lo, hi in self.boxes:
+            dx = np.maximum(np.maximum(lo[0] - x, x - hi[0]), 0.0)
+            dy = np.maximum(np.maximum(lo[1] - y, y - hi[1]), 0.0)
+            out = np.minimum(out, np.hypot(dx, dy))
+        return out
+
+
+def room_of(truth: GroundTruth, robot_pos: Vec3, robot_yaw: float) -> Room:
+    half = None if truth.room_size is None else (truth.room_size[0] / 2, truth.room_size[1] / 2)
+    boxes = [
+        (o.lo, o.hi) for o in truth.obstacles if o.hi[2] > OBSTACLE_TOP and o.lo[2] < BODY_HEIGHT
+    ]
+    return Room(half, boxes, robot_pos, robot_yaw)
+
+
+def walk_violation(room: Room, poses: np.ndarray) -> float:
+    """How far (m) a walk comes inside ``WALK_CLEARANCE`` of the room's contents, beyond
+    where it starts (a robot that starts close to a table may stay as close)."""
+    clearance = room.clearance(poses[:, :2])
+    allowed = min(WALK_CLEARANCE, float(clearance[0]))
+    return float(max(allowed - clearance.min(), 0.0))
+
+
+def _plan(
+    intent: str,
+    gait: Gait | None,
+    keyframes: list[dict],
+    confidence: float = 1.0,
+) -> ReactionPlan:
+    return parse_plan(
+        {
+            "object_identified": "oracle",
+            "intent": intent,
+            "confidence": confidence,
+            "walking_cmd": list(gait.command) if gait is not None else [0.0, 0.0, 0.0],
+            "walking_duration": gait.duration if gait is not None else 0.0,
+            "keyframes": keyframes,
+        }
+    )
+
+
+def _rest(t: float) -> dict:
+    return {
+        "t": t,
+        "left_hand": list(robot.REST_LEFT_HAND),
+        "right_hand": list(robot.REST_RIGHT_HAND),
+        "knee_bend": 0.0,
+    }
+
+
+def _ready(t: float, left: Vec3) -> dict:
+    """Hands held where the default pose has them (the gait table's ``ready``)."""
+    return {
+        "t": t,
+        "left_hand": list(left),
+        "right_hand": [left[0], -left[1], left[2]],
+        "knee_bend": 0.0,
+    }
+
+
+def _classifies_as(plan: ReactionPlan, truth: GroundTruth, pos: Vec3, yaw: float) -> bool:
+    return classify(plan, hazard_bearing(truth, pos, yaw)) is truth.action
+
+
+@dataclass(frozen=True)
+class Candidate:
+    violation: float  # m (or s) by which the plan misses a constraint; 0: it meets them all
+    cost: float
+    plan: ReactionPlan
+
+
+def no_action_plan() -> ReactionPlan:
+    return _plan("stay put: it will not reach me", None, [_rest(0.3)])
+
+
+def hands_at(
+    path: Path, i: int, base: np.ndarray, room: Room, table: GaitTable
+) -> tuple[Vec3, Vec3, float] | None:
+    """Both hands meeting the object at path sample ``i`` with the body at ``base`` (x, y,
+    heading): side by side across its path (whichever touches it first closes on it), a
+    little under its centre when it falls, and never inside furniture (on a table top, they
+    rest on it); off to one side, the hand on that side alone (the other held ready); low
+    down, crouched. Returns the hands and the knee bend; None when out of reach."""
+    x, y, heading = base
+    c, s = math.cos(heading), math.sin(heading)
+    px, py, pz = path.point[i]
+    lift = room.top_under(float(px), float(py))
+    dx, dy = px - x, py - y
+    local = np.asarray([c * dx + s * dy, -s * dx + c * dy, pz]) - np.asarray(robot.HAND_ORIGIN)
+    if local[0] < BODY_FRONT + path.radius + 0.03:
+        return None
+    falling = path.velocity[i][2] < -0.5 * float(np.linalg.norm(path.velocity[i][:2]))
+    below = 0.5 * path.radius if falling else 0.0
+    z = local[2] - below
+    if lift is not None:
+        z = max(z, lift + HAND_ON_TOP - robot.HAND_ORIGIN[2])
+    x, y = float(local[0]), float(local[1])
+    left, right = (x, y + HAND_GAP, float(z)), (x, y - HAND_GAP, float(z))
+    ready = table.ready
+    alone = (x, y, float(z))
+    # Standing, or (low down) crouched with the knees fully bent.
+    for knee, reach in ((0.0, table.reach), (1.0, table.reach_crouched)):
+        if reach.reaches(left, left=True) and reach.reaches(right, left=False):
+            return left, right, knee
+        # Off to one side, one hand meets it alone and the other waits where it rests.
+        if y > 0 and reach.reaches(alone, left=True):
+            return alone, (ready[0], -ready[1], ready[2]), knee
+        if y < 0 and reach.reaches(alone, left=False):
+            return ready, alone, knee
+    return None
+
+
+def catch_plan(
+    truth: GroundTruth,
+    robot_pos: Vec3,
+    robot_yaw: float,
+    gaits: GaitTable,
+) -> ReactionPlan:
+    path = object_path(truth, robot_pos, robot_yaw)
+    room = room_of(truth, robot_pos, robot_yaw)
+    # Meet it before it lands, unless the floor is its path (a bouncing or rolling ball).
+    lands = (
+        truth.time_to_floor - truth.window - LANDING_MARGIN
+        if truth.time_to_floor is not None and truth.floor_resolves
+        else math.inf
+    )
+    end = min(lands, float(path.t[-1]) - 0.2)
+    options: list[Gait | None] = [
+        None,
+        *(g for g in gaits.choices("held") if g.duration <= MAX_CATCH_WALK),
+    ]
+    best: Candidate | None = None
+    for gait in options:
+        poses = _gait_poses(gait, path.t)
+        distance = body_distance(path.box, poses[:, :2], BODY_FRONT)
+        walk = walk_violation(room, _gait_poses(gait, np.arange(0.0, 3.0, 0.1)))
+        moved = 0.0 if gait is None else math.hypot(*gait.at(gait.duration + SETTLE)[:2])
+        # The hands, held where the default pose has them while the body walks (held
+        # anywhere else they change the gait), rise once the walking command has ended and
+        # are in place before the object arrives.
+        settled = 0.0 if gait is None else gait.duration + SETTLE
+        for i, t in enumerate(path.t):
+            if t < settled + HANDS_RISE + HANDS_EARLY or t > end:
+                continue
+            hands = hands_at(path, i, poses[i], room, gaits)
+            if hands is None:
+                continue
+            # The object must reach the hands before anything else of the body, and the walk
+            # must not bump into anything: a catch that cannot keep both is no catch.
+            struck = float(max(0.0, 0.02 - distance[:i].min())) if i else 0.0
+            violation = walk + struck
+            if violation > 0.0:
+                continue
+            speed = float(np.linalg.norm(path.velocity[i]))
+            height = abs(float(path.point[i][2]) - CHEST_HEIGHT)
+            cost = 0.5 * speed + 1.0 * height + 2.0 * moved + 0.3 * float(t)
+            if best is not None and (violation, cost) >= (best.violation, best.cost):
+                continue
+            left, right, knee = hands
+            ready = max(settled, t - HANDS_EARLY - HANDS_LEAD - HANDS_RISE)
+            keyframes = [_ready(ready, gaits.ready)] if ready > 0.05 else []
+            pose = {"left_hand": list(left), "right_hand": list(right), "knee_bend": knee}
+            keyframes.append({"t": ready + HANDS_RISE, **pose})
+            keyframes.append({"t": t + 0.5, **pose})
+            plan = _plan("catch it with both hands where it arrives", gait, keyframes)
+            if not _classifies_as(plan, truth, robot_pos, robot_yaw):
+                continue
+            best = Candidate(violation, cost, plan)
+    if best is None:  # nothing reachable: still the right action, hands out toward it
+        return _reach_toward(truth, robot_pos, robot_yaw)
+    return best.plan
+
+
+def _reach_toward(truth: GroundTruth, robot_pos: Vec3, robot_yaw: float) -> ReactionPlan:
+    target = truth.trajectory[-1].pos if truth.impact_point is None else truth.impact_point
+    px, py, _pz = to_robot(target, robot_pos, robot_yaw)
+    norm = math.hypot(px, py) or 1.0
+    ux, uy = px / norm, py / norm
+    reach = 0.5
+    hand = (ux * reach, uy * reach, -0.1)
+    side = (-uy * 0.12, ux * 0.12)
+    return _plan(
+        "reach toward where it arrives",
+        None,
+        [
+            {
+                "t": 0.3,
+                "left_hand": [hand[0] + side[0], hand[1] + side[1], hand[2]],
+                "right_hand": [hand[0] - side[0], hand[1] - side[1], hand[2]],
+                "knee_bend": 0.0,
+            }
+        ],
+    )
+
+
+def dodge_plan(
+    truth: GroundTruth,
+    robot_pos: Vec3,
+    robot_yaw: float,
+    gaits: GaitTable,
+) -> ReactionPlan:
+    path = object_path(truth, robot_pos, robot_yaw)
+    room = room_of(truth, robot_pos, robot_yaw)
+    best: Candidate | None = None
+    # Only walks that really move the body: a command the policy does not follow (it does not
+    # walk to its left) reads as a dodge on paper and stays put.
+    moving = [g for g in gaits.choices("swing") if math.hypot(*g.path[-1][:2]) >= MIN_DODGE_MOVE]
+    for gait in moving:
+        poses = _gait_poses(gait, path.t)
+        clearance = float(body_distance(path.box, poses[:, :2]).min())
+        walk = walk_violation(room, _gait_poses(gait, np.arange(0.0, 3.0, 0.1)))
+        violation = walk + max(DODGE_MARGIN - clearance, 0.0)
+        moved = math.hypot(*gait.path[-1][:2])
+        cost = moved - 0.1 * min(clearance, 1.0)
+        if best is not None and (violation, cost) >= (best.violation, best.cost):
+            continue
+        plan = _plan("get out of its way", gait, [_rest(0.3)])
+        if not _classifies_as(plan, truth, robot_pos, robot_yaw):
+            continue
+        best = Candidate(violation, cost, plan)
+    if best is None:
+        raise RuntimeError("no gait in the table reads as a dodge")  # a broken gait table
+    return best.plan
+
+
+def oracle_plan(
+    truth: GroundTruth, robot_pos: Vec3, robot_yaw: float, gaits: GaitTable | None = None
+) -> ReactionPlan:
+    """The plan that does the right thing, read from ground truth (module docstring)."""
+    table = gaits if gaits is not None else load_gaits()
+    if truth.action is Action.NO_ACTION:
+        return no_action_plan()
+    if truth.action is Action.TRIGGER_DODGE:
+        return dodge_plan(truth, robot_pos, robot_yaw, table)
+    return catch_plan(truth, robot_pos, robot_yaw, table)

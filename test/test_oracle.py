@@ -1,0 +1,182 @@
+"""The oracle plans from ground truth and the room with how the G1 really walks and reaches
+(brain.oracle, spine.gaits): hands meet the object's path in time, walks stop before the
+hands rise and keep off furniture, dodges leave the object's swept volume and keep off walls.
+Ground truth here is written by hand (exact paths), the gait table is the shipped one."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from reacthuman import robot
+from reacthuman.brain import oracle
+from reacthuman.brain.classify import classify, hazard_bearing
+from reacthuman.scenes.labels import Action, SafetyLabel
+from reacthuman.sim.truth import GroundTruth, Obstacle, TrajectoryPoint
+from reacthuman.spine.gaits import load_gaits
+
+RATE = 60
+G = 9.81
+
+
+def truth(
+    points: list[tuple[float, tuple[float, float, float]]],
+    action: Action,
+    window: float = 0.3,
+    size=(0.08, 0.08, 0.08),
+    floor_time: float | None = None,
+    obstacles: tuple[Obstacle, ...] = (),
+    room=(8.0, 8.0, 3.0),
+) -> GroundTruth:
+    return GroundTruth(
+        scene_id="object_drop-000001",
+        action=action,
+        safety=SafetyLabel(dangerous=action is Action.TRIGGER_DODGE, reasons=[]),
+        reaches_observer=True,
+        impact_point=None,
+        impact_time=None,
+        time_to_floor=floor_time,
+        arrival_time=None,
+        arrival_speed=None,
+        arrival_kinetic_energy=None,
+        peak_speed=None,
+        peak_kinetic_energy=None,
+        reaction_margin=None,
+        starts_in_reach=False,
+        lowest_center=0.0,
+        final_center=0.0,
+        trajectory=[
+            TrajectoryPoint(t=t, pos=p, center=p, quat=(1.0, 0.0, 0.0, 0.0)) for t, p in points
+        ],
+        window=window,
+        physics_dt=1 / 240,
+        hazard_size=size,
+        room_size=room,
+        obstacles=list(obstacles),
+    )
+
+
+def drop(x: float, y: float, height: float, window: float = 0.3, **kw) -> GroundTruth:
+    """A ball let go at rest ``height`` m up above (x, y), landing on the floor."""
+    radius = 0.04
+    land = math.sqrt(2 * (height - radius) / G)
+    points = []
+    for i in range(int(3.0 * RATE) + 1):
+        t = i / RATE
+        z = max(height - 0.5 * G * t * t, radius)
+        points.append((t, (x, y, z)))
+    return truth(points, Action.EXECUTE_CATCH, window, floor_time=land, **kw)
+
+
+def flight(start, velocity, action=Action.TRIGGER_DODGE, **kw) -> GroundTruth:
+    """A straight flight at constant velocity (a swinging or thrown object's worst case)."""
+    points = [
+        (i / RATE, tuple(start[k] + velocity[k] * i / RATE for k in range(3)))
+        for i in range(int(3.0 * RATE) + 1)
+    ]
+    return truth(points, action, **kw)
+
+
+def gait_of(plan):
+    table = load_gaits()
+    if plan.walking_duration == 0.0:
+        return None
+    return next(
+        g
+        for g in table.gaits
+        if g.command == plan.walking_cmd and g.duration == plan.walking_duration
+    )
+
+
+def world_hands_at(plan, t: float, gait) -> tuple[np.ndarray, np.ndarray]:
+    """Where the plan's last keyframe puts the hands at ``t`` by the gait table."""
+    x, y, heading = (0.0, 0.0, 0.0) if gait is None else gait.at(t)
+    frame = plan.keyframes[-1]
+    out = []
+    for hand in (frame.left_hand, frame.right_hand):
+        hx, hy, hz = (hand[i] + robot.HAND_ORIGIN[i] for i in range(3))
+        c, s = math.cos(heading), math.sin(heading)
+        out.append(np.asarray([x + c * hx - s * hy, y + s * hx + c * hy, hz]))
+    return out[0], out[1]
+
+
+def test_a_falling_object_in_reach_is_met_standing_with_both_hands_in_its_path():
+    t = drop(0.38, 0.05, 3.0, window=0.1)
+    plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
+    assert plan.walking_duration == 0.0 and not plan.clipped
+    assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.EXECUTE_CATCH
+    pose, hold = plan.keyframes[-2], plan.keyframes[-1]
+    assert pose.left_hand == hold.left_hand
+    left, right = world_hands_at(plan, pose.t, None)
+    middle = (left + right) / 2
+    assert middle[:2] == pytest.approx((0.38, 0.05), abs=1e-6)  # under its path
+    assert left[1] - right[1] == pytest.approx(2 * oracle.HAND_GAP, abs=1e-6)
+    # The hands are there before the ball comes down to them, and before it lands.
+    fall = math.sqrt(2 * (3.0 - middle[2]) / G) - t.window
+    assert pose.t + oracle.HANDS_EARLY <= fall + 1e-6
+    assert fall < t.time_to_floor - t.window
+    table = load_gaits()
+    assert table.reach.reaches(pose.left_hand) and table.reach.reaches(pose.right_hand, False)
+
+
+def test_out_of_reach_it_walks_first_and_raises_the_hands_once_stopped():
+    # Something light sinking slowly a step and a half ahead (a balloon, a leaf of paper).
+    t = flight((0.95, 0.0, 2.4), (0.0, 0.0, -0.5), action=Action.EXECUTE_CATCH)
+    plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
+    gait = gait_of(plan)
+    assert gait is not None and plan.walking_cmd[0] > 0
+    rise = plan.keyframes[0]
+    assert rise.left_hand == pytest.approx(load_gaits().ready)  # held ready while walking
+    assert rise.t >= plan.walking_duration + oracle.SETTLE - 1e-9
+    catch_t = plan.keyframes[-2].t + oracle.HANDS_EARLY
+    hands = world_hands_at(plan, catch_t, gait)
+    # The hand that meets it is in its path, where the walk (by the gait table) has taken it.
+    assert min(math.dist(h[:2], (0.95, 0.0)) for h in hands) < oracle.HAND_GAP + 0.01
+
+
+def test_it_never_plans_a_walk_through_furniture():
+    table_box = Obstacle(id="table", lo=(0.3, -0.6, 0.0), hi=(0.7, 0.6, 0.75))
+    t = flight(
+        (0.95, 0.0, 2.4), (0.0, 0.0, -0.5), action=Action.EXECUTE_CATCH, obstacles=(table_box,)
+    )
+    plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
+    gait = gait_of(plan)
+    room = oracle.room_of(t, (0.0, 0.0, 0.0), 0.0)
+    poses = oracle._gait_poses(gait, np.arange(0.0, 3.0, 0.1))
+    assert oracle.walk_violation(room, poses) == 0.0
+    assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.EXECUTE_CATCH
+
+
+def _clearance(plan, t, pos=(0.0, 0.0, 0.0)) -> float:
+    path = oracle.object_path(t, pos, 0.0)
+    poses = oracle._gait_poses(gait_of(plan), path.t)
+    return float(oracle.body_distance(path.box, poses[:, :2]).min())
+
+
+def test_a_dodge_leaves_the_swept_volume_with_a_margin():
+    # A heavy box flies at chest height straight at the robot, 2.1 s after the freeze.
+    t = flight((5.0, 0.0, 1.0), (-2.0, 0.0, 0.0), size=(0.2, 0.2, 0.2))
+    plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
+    assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.TRIGGER_DODGE
+    assert _clearance(plan, t) >= oracle.DODGE_MARGIN
+
+
+def test_a_dodge_does_not_back_into_a_wall():
+    # The wall is 0.35 m behind the robot: backing away is no escape; it steps aside.
+    pos = (-3.65, 0.0, 0.0)
+    t = flight((1.35, 0.0, 1.0), (-2.0, 0.0, 0.0), size=(0.2, 0.2, 0.2))
+    plan = oracle.oracle_plan(t, pos, 0.0)
+    room = oracle.room_of(t, pos, 0.0)
+    poses = oracle._gait_poses(gait_of(plan), np.arange(0.0, 3.0, 0.1))
+    assert oracle.walk_violation(room, poses) == 0.0
+    assert plan.walking_cmd[0] >= 0.0  # not backward
+    assert _clearance(plan, t, pos) >= oracle.DODGE_MARGIN
+
+
+def test_no_action_stands_with_hands_at_rest():
+    t = flight((3.0, 3.0, 1.0), (0.0, 0.0, 0.0), action=Action.NO_ACTION)
+    plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
+    assert plan.walking_duration == 0.0
+    assert plan.keyframes[-1].left_hand == robot.REST_LEFT_HAND
