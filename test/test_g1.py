@@ -137,6 +137,20 @@ def test_a_hand_contact_then_the_floor_is_not_a_catch():
     assert judge.outcome().result is Result.clear
 
 
+def test_the_hands_close_on_what_a_person_may_catch_and_stop_what_hangs_on_a_hinge():
+    from reacthuman.scenes.spec import Joint
+    from reacthuman.sim.execute import graspable
+
+    book = generate_scene(Family.object_drop, 0).hazard  # graspable, light
+    assert book.graspable and graspable(book)
+    assert not graspable(book.model_copy(update={"mass_kg": 1.5}))  # heavy
+    assert not graspable(book.model_copy(update={"graspable": False}))
+    big = book.model_copy(update={"shape": book.shape.model_copy(update={"size": (0.4,) * 3})})
+    assert graspable(big)  # a beach ball: both arms close round it
+    hinge = Joint(kind="hinge", anchor=(0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0), damping=0.1)
+    assert not graspable(book.model_copy(update={"joint": hinge}))  # stopped, not welded
+
+
 def test_a_bouncing_ball_taken_after_a_bounce_and_held_is_caught():
     # The floor is a bouncing or rolling hazard's path, not its outcome: a bounce before the
     # hand does not spoil the catch; being back on the floor at the end does.

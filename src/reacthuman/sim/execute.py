@@ -53,8 +53,10 @@ def initial_state(episode: Episode, controller: Any) -> JointState:
 def graspable(obj: SceneObject) -> bool:
     """What the hands close on: what the catalogue marks graspable (with one hand or, like a
     beach ball or a standee, with both) and lighter than ``GRASP_MAX_MASS``: exactly the
-    objects the label rule lets a person catch."""
-    return obj.graspable and obj.mass_kg < GRASP_MAX_MASS
+    objects the label rule lets a person catch. Not an object on a hinge or a pendulum's
+    cord (a light door, a swinging lamp): a hand stops it, and a weld to it would pull the
+    body along its arc (two such catches fell)."""
+    return obj.graspable and obj.mass_kg < GRASP_MAX_MASS and obj.joint is None
 
 
 def execute(
