@@ -247,8 +247,8 @@ def hands_at(
     """Both hands meeting the object at path sample ``i`` with the body at ``base`` (x, y,
     heading): side by side across its path (whichever touches it first closes on it), a
     little under its centre when it falls, and never inside furniture (on a table top, they
-    rest on it); off to one side, the hand on that side alone (the other held ready); low
-    down, crouched. Returns the hands and the knee bend; None when out of reach."""
+    rest on it); off to one side, the hand on that side alone (the other held ready).
+    Returns the hands and the knee bend; None when out of reach."""
     x, y, heading = base
     c, s = math.cos(heading), math.sin(heading)
     px, py, pz = path.point[i]
@@ -266,15 +266,16 @@ def hands_at(
     left, right = (x, y + HAND_GAP, float(z)), (x, y - HAND_GAP, float(z))
     ready = table.ready
     alone = (x, y, float(z))
-    # Standing, or (low down) crouched with the knees fully bent.
-    for knee, reach in ((0.0, table.reach), (1.0, table.reach_crouched)):
-        if reach.reaches(left, left=True) and reach.reaches(right, left=False):
-            return left, right, knee
-        # Off to one side, one hand meets it alone and the other waits where it rests.
-        if y > 0 and reach.reaches(alone, left=True):
-            return alone, (ready[0], -ready[1], ready[2]), knee
-        if y < 0 and reach.reaches(alone, left=False):
-            return ready, alone, knee
+    # Standing only: crouched with the arms out the G1 fell in 3 of 6 trials (BENCHMARKS.md),
+    # so the crouched reach map is measured but not planned with.
+    reach, knee = table.reach, 0.0
+    if reach.reaches(left, left=True) and reach.reaches(right, left=False):
+        return left, right, knee
+    # Off to one side, one hand meets it alone and the other waits where it rests.
+    if y > 0 and reach.reaches(alone, left=True):
+        return alone, (ready[0], -ready[1], ready[2]), knee
+    if y < 0 and reach.reaches(alone, left=False):
+        return ready, alone, knee
     return None
 
 
