@@ -51,6 +51,7 @@ BODY_RADIUS = 0.2  # m, the torso and legs as a vertical cylinder (spine.outcome
 # catch must keep clear of before the hands meet the object.
 BODY_FRONT = 0.15
 BODY_HEIGHT = 1.32  # m
+CATCH_BODY_GAP = 0.02  # m the object keeps from the body until it reaches the hands
 WALK_CLEARANCE = 0.3  # m from the body's axis to a wall, a piece of furniture or an object
 OBSTACLE_TOP = 0.05  # m: lower than this (a rug, a flat book) is stepped over
 DODGE_MARGIN = 0.2  # m the body keeps from the object's box all the way to the horizon
@@ -181,6 +182,11 @@ def room_of(truth: GroundTruth, robot_pos: Vec3, robot_yaw: float) -> Room:
     return Room(half, boxes, robot_pos, robot_yaw)
 
 
+def walk_poses(gait: Gait | None) -> np.ndarray:
+    """(n, 3) the gait's whole measured path (standing: the start alone)."""
+    return np.zeros((1, 3)) if gait is None else np.asarray(gait.path)
+
+
 def walk_violation(room: Room, poses: np.ndarray) -> float:
     """How far (m) a walk comes inside ``WALK_CLEARANCE`` of the room's contents, beyond
     where it starts (a robot that starts close to a table may stay as close)."""
@@ -302,7 +308,7 @@ def catch_plan(
     for gait in options:
         poses = _gait_poses(gait, path.t)
         distance = body_distance(path.box, poses[:, :2], BODY_FRONT)
-        walk = walk_violation(room, _gait_poses(gait, np.arange(0.0, 3.0, 0.1)))
+        walk = walk_violation(room, walk_poses(gait))
         moved = 0.0 if gait is None else math.hypot(*gait.at(gait.duration + SETTLE)[:2])
         # The hands, held where the default pose has them while the body walks (held
         # anywhere else they change the gait), rise once the walking command has ended and
@@ -316,14 +322,12 @@ def catch_plan(
                 continue
             # The object must reach the hands before anything else of the body, and the walk
             # must not bump into anything: a catch that cannot keep both is no catch.
-            struck = float(max(0.0, 0.02 - distance[:i].min())) if i else 0.0
-            violation = walk + struck
-            if violation > 0.0:
+            if walk > 0.0 or (i and distance[:i].min() < CATCH_BODY_GAP):
                 continue
             speed = float(np.linalg.norm(path.velocity[i]))
             height = abs(float(path.point[i][2]) - CHEST_HEIGHT)
             cost = 0.5 * speed + 1.0 * height + 2.0 * moved + 0.3 * float(t)
-            if best is not None and (violation, cost) >= (best.violation, best.cost):
+            if best is not None and cost >= best.cost:
                 continue
             left, right, knee = hands
             ready = max(settled, t - HANDS_EARLY - HANDS_LEAD - HANDS_RISE)
@@ -334,7 +338,7 @@ def catch_plan(
             plan = _plan("catch it with both hands where it arrives", gait, keyframes)
             if not _classifies_as(plan, truth, robot_pos, robot_yaw):
                 continue
-            best = Candidate(violation, cost, plan)
+            best = Candidate(0.0, cost, plan)
     if best is None:  # nothing reachable: still the right action, hands out toward it
         return _reach_toward(truth, robot_pos, robot_yaw)
     return best.plan
@@ -377,7 +381,7 @@ def dodge_plan(
     for gait in moving:
         poses = _gait_poses(gait, path.t)
         clearance = float(body_distance(path.box, poses[:, :2]).min())
-        walk = walk_violation(room, _gait_poses(gait, np.arange(0.0, 3.0, 0.1)))
+        walk = walk_violation(room, walk_poses(gait))
         violation = walk + max(DODGE_MARGIN - clearance, 0.0)
         moved = math.hypot(*gait.path[-1][:2])
         cost = moved - 0.1 * min(clearance, 1.0)

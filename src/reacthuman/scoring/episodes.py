@@ -22,12 +22,6 @@ THUMB_WIDTH = 192  # px of each frame in a strip
 STRIPS_DIR = "strips"
 
 
-def _safe(text: str) -> str:
-    from reacthuman.runner import safe_name
-
-    return safe_name(text)
-
-
 def strip(folder: Path, out: Path) -> bool:
     """Write the strip of the brain folder's frames to ``out``; False without frames."""
     from PIL import Image
@@ -59,10 +53,12 @@ def strip(folder: Path, out: Path) -> bool:
 def episode_lines(rows: Sequence[ScoreRow], run: Path, report: Path) -> list[str]:
     """Markdown for the episodes section: heading, strip and video link per decision, for the
     decisions whose episode folder is in ``run`` (a bench run's layout)."""
+    from reacthuman.runner import episode_folder, safe_name  # the runner imports scoring
+
     lines: list[str] = []
     for row in sorted(rows, key=lambda r: (r.brain, r.family.value, r.scene_id)):
-        episode = run / "episodes" / _safe(row.brain) / row.scene_id
-        image = report / STRIPS_DIR / _safe(row.brain) / f"{row.scene_id}.png"
+        episode = episode_folder(run, row.brain, row.scene_id)
+        image = report / STRIPS_DIR / safe_name(row.brain) / f"{row.scene_id}.png"
         if not strip(brain_folder(episode), image):
             continue
         action = row.action.value if row.action is not None else "R1 (no plan)"

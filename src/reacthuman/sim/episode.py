@@ -13,6 +13,7 @@ of Genesis's kernel-cache key, and all scene randomness already lives in the spe
 
 from __future__ import annotations
 
+import functools
 import gc
 import math
 import os
@@ -28,7 +29,13 @@ from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION, kinetic_energy
 from reacthuman.scenes.spec import CameraName, SceneObject, SceneSpec
 from reacthuman.sim.mjcf import floor_document, object_document, world_document
 from reacthuman.sim.settings import DT, RenderSettings
-from reacthuman.sim.truth import GroundTruth, Obstacle, furniture_obstacles, ground_truth
+from reacthuman.sim.truth import (
+    GroundTruth,
+    Obstacle,
+    furniture_obstacles,
+    ground_truth,
+    obstacle,
+)
 from reacthuman.spine.command import CONTROL_PERIOD
 
 COLLECT_EVERY = 10  # scenes between garbage collections
@@ -154,9 +161,14 @@ class Episode:
         ``LANDED_SHARE`` of its starting height (ground truth's landing, ``_landing_time``)."""
         if not self.starts_on_floor:
             return self.hazard_on_floor()
-        obj = self.hazard.obj
-        start = add(obj.pose.pos, quat_rotate(obj.pose.quat, obj.hazard_point))[2]
+        start = self._start_height
         return start >= MIN_LANDING_DROP and self.hazard_point()[2] <= LANDED_SHARE * start
+
+    @functools.cached_property
+    def _start_height(self) -> float:
+        """Where the hazard point starts above the floor."""
+        obj = self.hazard.obj
+        return add(obj.pose.pos, quat_rotate(obj.pose.quat, obj.hazard_point))[2]
 
     def _launch(self, at_t0: bool) -> None:
         for body in self.bodies.values():
@@ -272,17 +284,13 @@ class Episode:
         for name, body in self.bodies.items():
             if name == self.spec.primary_hazard:
                 continue
-            lo, hi = (tuple(float(v) for v in row) for row in _np(body.entity.get_AABB()))
-            out.append(Obstacle(id=name, lo=_round(lo), hi=_round(hi)))
+            lo, hi = _np(body.entity.get_AABB()).tolist()
+            out.append(obstacle(name, lo, hi))
         return out
 
 
 LANDED_SHARE = 0.25  # of its starting height: a standing object has fallen over
 MIN_LANDING_DROP = 0.1  # m: a hazard point starting lower than this cannot fall over
-
-
-def _round(v: tuple[float, ...]) -> Vec3:
-    return (round(v[0], 5) + 0.0, round(v[1], 5) + 0.0, round(v[2], 5) + 0.0)
 
 
 def _tick_starts(last_step: int) -> dict[int, int]:

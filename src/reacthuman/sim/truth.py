@@ -161,16 +161,16 @@ def ground_truth(
     )
 
 
+def obstacle(name: str, lo: Sequence[float], hi: Sequence[float]) -> Obstacle:
+    """An obstacle box, rounded as every position in ground truth."""
+    return Obstacle(id=name, lo=_r(lo), hi=_r(hi))
+
+
 def furniture_obstacles(spec: SceneSpec) -> list[Obstacle]:
     """The furniture's bounding boxes (a static piece does not move)."""
     out = []
     for piece in spec.furniture:
         corners = box_corners(piece.pose.pos, piece.size, piece.pose.quat)
-        out.append(
-            Obstacle(
-                id=piece.id,
-                lo=_r([min(c[i] for c in corners) for i in range(3)]),
-                hi=_r([max(c[i] for c in corners) for i in range(3)]),
-            )
-        )
+        lo = [min(c[i] for c in corners) for i in range(3)]
+        out.append(obstacle(piece.id, lo, [max(c[i] for c in corners) for i in range(3)]))
     return out

@@ -3,8 +3,8 @@
 A plan's walking command is a constant twist held for ``walking_duration``; the body under a
 walking policy does not follow it exactly. It starts about 0.3 s late, walks slower than
 commanded, coasts after the command stops, and the default policy does not walk to its
-left at all (BENCHMARKS.md). A planner that assumes the
-commanded motion sends the robot somewhere else. This table holds the base's measured path
+left at all (BENCHMARKS.md). A planner that assumes the commanded motion sends the robot
+somewhere else. This table holds the base's measured path
 (x, y, heading in the robot's frame at the start, every 0.1 s for ``HORIZON`` s) for a set of
 commands and durations, in two arm modes: ``swing`` (hands at rest: the policy swings the
 arms) and ``held`` (the spine holds the hands where the default pose has them, ``ready``, as
@@ -26,12 +26,15 @@ import math
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from reacthuman import robot
 from reacthuman.brain.plan import Keyframe, ReactionPlan
+
+if TYPE_CHECKING:
+    from reacthuman.spine.hands import HandTracker
 
 GAITS_FILE = "gaits.json"
 RATE = 10  # samples per second of the stored paths
@@ -161,10 +164,12 @@ def measure(
     """Walk every command for every duration in both arm modes on the proving ground."""
     from reacthuman.sim.proving import ProvingGround
     from reacthuman.spine.controller import make_controller
+    from reacthuman.spine.hands import HandTracker
 
     ground = ProvingGround()
     controller = make_controller(controller_name, policy_path)
-    ready = ready_hand()
+    tracker = HandTracker()  # the spine's own kinematic copy, for the ready pose and reach
+    ready = ready_hand(tracker)
     gaits: list[Gait] = []
     for arms in ("swing", "held"):
         for command in commands:
@@ -184,23 +189,20 @@ def measure(
     return GaitTable(
         controller=controller.name,
         gaits=gaits,
-        reach=measure_reach(),
-        reach_crouched=measure_reach(knee_bend=1.0),
+        reach=measure_reach(tracker),
+        reach_crouched=measure_reach(tracker, knee_bend=1.0),
         ready=ready,
     )
 
 
-def ready_hand() -> tuple[float, float, float]:
+def ready_hand(tracker: HandTracker) -> tuple[float, float, float]:
     """The left hand of the G1's default pose, from the hand origin."""
-    from reacthuman.spine.hands import HandTracker
-
-    tracker = HandTracker()
     tracker.start(None)
     assert tracker.start_offsets is not None
     return tuple(round(float(v), 4) for v in tracker.start_offsets[0])  # type: ignore[return-value]
 
 
-def measure_reach(knee_bend: float = 0.0) -> ReachMap:
+def measure_reach(tracker: HandTracker, knee_bend: float = 0.0) -> ReachMap:
     """Solve the spine's inverse kinematics for every grid target, both hands at once (the
     right one mirrored), with the body standing (or crouched by ``knee_bend``), and keep
     where the hand lands."""
@@ -208,9 +210,8 @@ def measure_reach(knee_bend: float = 0.0) -> ReachMap:
 
     from reacthuman.spine.command import JointState
     from reacthuman.spine.g1 import DEFAULT_POSE, G1_JOINTS
-    from reacthuman.spine.hands import HandTracker, crouch_offsets
+    from reacthuman.spine.hands import crouch_offsets
 
-    tracker = HandTracker()
     tracker.start(None)
     bend = crouch_offsets(knee_bend)
     posture = JointState(

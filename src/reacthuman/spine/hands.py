@@ -53,7 +53,7 @@ CROUCH_MAX = 0.3  # rad of hip and ankle pitch (twice at the knee) at knee_bend 
 # with the arms at their sides, answer by walking forward (0.6 m in 3 s under a zero command
 # with both hands 0.35 m forward); held back, they walk backward. Leaning the torso by the
 # waist in proportion keeps the mass over the feet (measured on hand poses from rest to
-# 0.5 m forward: benchmarks/bench_walk.py --hands).
+# 0.5 m forward: BENCHMARKS.md, "The gait table, the reach map and the balance lean").
 LEAN_PER_METRE = 1.0  # rad of waist pitch back per metre the hands are forward of NEUTRAL_REACH
 NEUTRAL_REACH = 0.153  # m: hands of the default pose, ahead of the hand origin (no lean)
 LEAN_LIMITS = (-0.4, 0.15)  # rad, back and forward
