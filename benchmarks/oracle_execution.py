@@ -92,7 +92,7 @@ def table(records: list[dict]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("set", help="a scene set folder (reacthuman scenes generate)")
-    parser.add_argument("--out", default="oracle_execution.jsonl")
+    parser.add_argument("--out", default="runs/oracle_execution.jsonl")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--per-family", type=int, default=None)
     parser.add_argument("--families", default="", help="comma-separated (default: all)")
@@ -113,6 +113,7 @@ def main() -> None:
     if not specs:
         raise SystemExit(f"no scenes under {root} (a set folder has <family>/<scene>/spec.json)")
     out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.unlink(missing_ok=True)
     jobs = [(specs[i :: args.jobs], str(out), args.controller) for i in range(args.jobs)]
     with get_context("spawn").Pool(args.jobs) as pool:

@@ -16,6 +16,7 @@ from reacthuman.brain.classify import classify, hazard_bearing
 from reacthuman.scenes.labels import Action, SafetyLabel
 from reacthuman.sim.truth import GroundTruth, Obstacle, TrajectoryPoint
 from reacthuman.spine.gaits import load_gaits
+from reacthuman.spine.hands import WALK_STOP
 
 RATE = 60
 G = 9.81
@@ -79,20 +80,22 @@ def flight(start, velocity, action=Action.TRIGGER_DODGE, **kw) -> GroundTruth:
     return truth(points, action, **kw)
 
 
-def gait_of(plan):
+def gait_of(plan, arms="held"):
+    """The gait table's entry the plan walks with: arms held for a catch, swinging for a dodge."""
     table = load_gaits()
     if plan.walking_duration == 0.0:
         return None
     return next(
         g
-        for g in table.gaits
+        for g in table.choices(arms)
         if g.command == plan.walking_cmd and g.duration == plan.walking_duration
     )
 
 
 def world_hands_at(plan, t: float, gait) -> tuple[np.ndarray, np.ndarray]:
-    """Where the plan's last keyframe puts the hands at ``t`` by the gait table."""
-    x, y, heading = (0.0, 0.0, 0.0) if gait is None else gait.at(t)
+    """Where the plan's last keyframe puts the hands at ``t``: held in place in the room from
+    where the gait table has the body just after the walking command ends (spine.hands)."""
+    x, y, heading = (0.0, 0.0, 0.0) if gait is None else gait.at(gait.duration + WALK_STOP)
     frame = plan.keyframes[-1]
     out = []
     for hand in (frame.left_hand, frame.right_hand):
@@ -151,7 +154,7 @@ def test_it_never_plans_a_walk_through_furniture():
 
 def _clearance(plan, t, pos=(0.0, 0.0, 0.0)) -> float:
     path = oracle.object_path(t, pos, 0.0)
-    poses = oracle._gait_poses(gait_of(plan), path.t)
+    poses = oracle._gait_poses(gait_of(plan, "swing"), path.t)
     return float(oracle.body_distance(path.box, poses[:, :2]).min())
 
 
@@ -169,7 +172,7 @@ def test_a_dodge_does_not_back_into_a_wall():
     t = flight((1.35, 0.0, 1.0), (-2.0, 0.0, 0.0), size=(0.2, 0.2, 0.2))
     plan = oracle.oracle_plan(t, pos, 0.0)
     room = oracle.room_of(t, pos, 0.0)
-    poses = oracle._gait_poses(gait_of(plan), np.arange(0.0, 3.0, 0.1))
+    poses = oracle._gait_poses(gait_of(plan, "swing"), np.arange(0.0, 3.0, 0.1))
     assert oracle.walk_violation(room, poses) == 0.0
     assert plan.walking_cmd[0] >= 0.0  # not backward
     assert _clearance(plan, t, pos) >= oracle.DODGE_MARGIN
@@ -180,3 +183,24 @@ def test_no_action_stands_with_hands_at_rest():
     plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
     assert plan.walking_duration == 0.0
     assert plan.keyframes[-1].left_hand == robot.REST_LEFT_HAND
+
+
+def test_hands_meet_a_ball_rolling_off_a_counter_short_of_its_edge_not_on_the_top():
+    # multi_object and rolling_ball: a ball rolls along a counter toward the robot at its end
+    # and drops off the near edge. Hands pressed on the top would push the body away.
+    top, edge, radius, speed = 0.93, 0.38, 0.037, 0.6
+    counter = Obstacle(id="counter", lo=(edge, -0.5, 0.0), hi=(3.0, 0.5, top))
+    points = []
+    for i in range(int(3.0 * RATE) + 1):
+        t = i / RATE
+        x = 1.4 - speed * t
+        over = max(edge - x, 0.0) / speed  # seconds since it left the edge
+        points.append((t, (x, 0.03, top + radius - 0.5 * G * over * over)))
+    t = truth(points, Action.EXECUTE_CATCH, obstacles=(counter,), size=(0.074,) * 3)
+    plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
+    assert plan.walking_duration == 0.0
+    assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.EXECUTE_CATCH
+    for hand in world_hands_at(plan, plan.keyframes[-2].t, None):
+        clear_of_top = hand[2] >= top + oracle.HAND_ABOVE_FURNITURE
+        assert hand[0] < edge - oracle.HAND_CLEARANCE or clear_of_top
+        assert hand[2] > top - 0.25  # where it drops, not down at the floor

@@ -5,10 +5,13 @@ Genesis on the CPU with the kinematic stand-in at 320x180, three scenes: a few m
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from spies import Spy, SpyOracle
 
-from reacthuman.runner import bench_scenes, run_direct
+from reacthuman.runner import EXECUTION_LOOK, bench_scenes, execution_camera, run_direct
+from reacthuman.scenes.sets import default_scenes
 from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.controller import make_controller
 
@@ -41,3 +44,16 @@ def test_a_brain_sees_its_folder_only_and_the_oracle_handed_truth_is_always_righ
             "outcome.json",
         }
         assert {p.name for p in (episode / "observation").iterdir()} == expected[spec.scene_id]
+
+
+def test_execution_videos_look_at_the_robot_from_inside_the_room():
+    for scene in default_scenes():
+        spec = scene.spec
+        pos, look = execution_camera(spec)
+        (px, py, _), yaw = spec.observer.pos, spec.observer.yaw
+        ahead = math.cos(yaw) * (look[0] - px) + math.sin(yaw) * (look[1] - py)
+        assert ahead == pytest.approx(EXECUTION_LOOK[0]), spec.scene_id
+        half_x, half_y = spec.room.size[0] / 2, spec.room.size[1] / 2
+        assert abs(pos[0]) < half_x and abs(pos[1]) < half_y, spec.scene_id
+        # Far enough that the robot and the metre in front of it are in view.
+        assert math.dist(pos[:2], look[:2]) >= 0.8, spec.scene_id

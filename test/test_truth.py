@@ -8,7 +8,12 @@ import pytest
 
 from reacthuman.scenes.generate import generate_scene
 from reacthuman.scenes.labels import MAX_CATCH_ENERGY, MAX_CATCH_SPEED, Action
-from reacthuman.scenes.reach import REACH_PLANE_HEIGHT, impact_point, summarise_arrival
+from reacthuman.scenes.reach import (
+    REACH_PLANE_HEIGHT,
+    impact_point,
+    starts_in_reach,
+    summarise_arrival,
+)
 from reacthuman.sim.truth import ground_truth
 
 DT = 1.0 / 240.0
@@ -48,6 +53,20 @@ def test_out_of_reach_and_motionless_hazards_have_no_impact():
     resting = [(i * DT, (0.5, 0.0, 0.8), (0.0, 0.0, 0.0)) for i in range(100)]
     assert impact_point(resting, (0.0, 0.0, 0.0)) is None
     assert not summarise_arrival(resting, (0, 0, 0), 0.0, 1.0, None).reaches_observer
+
+
+def test_a_hazard_resting_in_reach_arrives_when_it_is_set_moving():
+    # multi_object: the row's last ball rests at the counter's end until the strike reaches it.
+    struck = 300
+    samples = [
+        (i * DT, (0.45 - max(i - struck, 0) * DT * 0.5, 0.0, 0.95), (-0.5 * (i >= struck), 0, 0))
+        for i in range(480)
+    ]
+    assert not starts_in_reach(samples, (0.0, 0.0, 0.0))
+    arrival = summarise_arrival(samples, (0.0, 0.0, 0.0), 0.0, 0.15, None)
+    assert arrival.arrival_time == pytest.approx(struck * DT)
+    # Already moving inside the zone when the event starts: it starts in reach.
+    assert starts_in_reach(roll(0.9, 1.0), (0.0, 0.0, 0.0))
 
 
 def test_peaks_are_taken_in_front_before_the_floor():

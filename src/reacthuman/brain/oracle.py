@@ -42,6 +42,7 @@ from reacthuman.scenes.geometry import quat_rotate
 from reacthuman.scenes.labels import Action
 from reacthuman.sim.truth import GroundTruth
 from reacthuman.spine.gaits import Gait, GaitTable, load_gaits
+from reacthuman.spine.hands import WALK_STOP
 
 Vec3 = tuple[float, float, float]
 
@@ -62,10 +63,23 @@ HANDS_LEAD = 0.25  # s more, where there is time: a path met a little early stil
 MAX_CATCH_WALK = 1.2  # s of walking before a catch (longer walks end too far from the plan)
 SETTLE = 0.0  # s after the walking command stops before the hands start to rise
 CHEST_HEIGHT = 0.95  # m: where hands meet an object most surely
-HAND_ON_TOP = 0.045  # m above a surface a hand centre rests on it
+# m a hand centre keeps above furniture under it: a hand pressed on a table top pushes the
+# body away from it (a G1 holding its palms on a counter edge walked back 0.5 m).
+HAND_ABOVE_FURNITURE = 0.1
 LANDING_MARGIN = 0.05  # s: meet the object at least this long before it lands
-HAND_GAP = 0.05  # m from the object's path to each hand centre: the hands side by side
+# m from the object's path to each hand centre: the fists (about 5 cm across) side by side with
+# no gap a ball could drop through (0.05 let billiard balls and baseballs fall between them).
+HAND_GAP = 0.03
+HAND_CLEARANCE = 0.05  # m around furniture's footprint a hand counts as over it
 BOX_SPACING = 0.12  # m between the sample points of the object's box
+# What a catch's cost adds for walking at all and for one hand alone: each makes the hands
+# land less surely than the gait table and the reach map say (a short turning walk and one
+# hand were chosen over standing with both for a catch 0.4 s earlier, and missed).
+WALK_COST = 0.3
+ONE_HAND_COST = 0.3
+# m ahead of the hand origin that hands held out toward an object out of reach go: inside the
+# reach map (0.5 m strained the arms and, held in the room while the body swayed, fell twice).
+REACH_TOWARD = 0.4
 
 
 @dataclass(frozen=True)
@@ -148,8 +162,8 @@ class Room:
         tops = [
             hi[2]
             for lo, hi in self.boxes
-            if lo[0] - HAND_GAP <= wx[0] <= hi[0] + HAND_GAP
-            and lo[1] - HAND_GAP <= wy[0] <= hi[1] + HAND_GAP
+            if lo[0] - HAND_CLEARANCE <= wx[0] <= hi[0] + HAND_CLEARANCE
+            and lo[1] - HAND_CLEARANCE <= wy[0] <= hi[1] + HAND_CLEARANCE
         ]
         return max(tops) if tops else None
 
@@ -222,12 +236,27 @@ def _rest(t: float) -> dict:
     }
 
 
+def moved_frame(hand: Vec3, body: np.ndarray, anchor: np.ndarray) -> Vec3:
+    """A hand offset from the hand origin of the body at ``body`` (x, y, heading), as an
+    offset from the hand origin of the body at ``anchor``."""
+    ox, oy = robot.HAND_ORIGIN[0], robot.HAND_ORIGIN[1]
+    c, s = math.cos(body[2]), math.sin(body[2])
+    hx, hy = hand[0] + ox, hand[1] + oy
+    wx, wy = body[0] + c * hx - s * hy - anchor[0], body[1] + s * hx + c * hy - anchor[1]
+    c, s = math.cos(anchor[2]), math.sin(anchor[2])
+    return (c * wx + s * wy - ox, -s * wx + c * wy - oy, hand[2])
+
+
+def _mirrored(hand: Vec3) -> Vec3:
+    return (hand[0], -hand[1], hand[2])
+
+
 def _ready(t: float, left: Vec3) -> dict:
     """Hands held where the default pose has them (the gait table's ``ready``)."""
     return {
         "t": t,
         "left_hand": list(left),
-        "right_hand": [left[0], -left[1], left[2]],
+        "right_hand": list(_mirrored(left)),
         "knee_bend": 0.0,
     }
 
@@ -252,35 +281,42 @@ def hands_at(
 ) -> tuple[Vec3, Vec3, float] | None:
     """Both hands meeting the object at path sample ``i`` with the body at ``base`` (x, y,
     heading): side by side across its path (whichever touches it first closes on it), a
-    little under its centre when it falls, and never inside furniture (on a table top, they
-    rest on it); off to one side, the hand on that side alone (the other held ready).
+    little under its centre when it falls, and never on or just above furniture (hands pressed
+    on a table push the body away); off to one side, the hand on that side alone (the other
+    held ready).
     Returns the hands and the knee bend; None when out of reach."""
-    x, y, heading = base
+    x0, y0, heading = (float(v) for v in base)
     c, s = math.cos(heading), math.sin(heading)
     px, py, pz = path.point[i]
-    lift = room.top_under(float(px), float(py))
-    dx, dy = px - x, py - y
+    dx, dy = px - x0, py - y0
     local = np.asarray([c * dx + s * dy, -s * dx + c * dy, pz]) - np.asarray(robot.HAND_ORIGIN)
     if local[0] < BODY_FRONT + path.radius + 0.03:
         return None
     falling = path.velocity[i][2] < -0.5 * float(np.linalg.norm(path.velocity[i][:2]))
     below = 0.5 * path.radius if falling else 0.0
-    z = local[2] - below
-    if lift is not None:
-        z = max(z, lift + HAND_ON_TOP - robot.HAND_ORIGIN[2])
+    z = float(local[2] - below)
     x, y = float(local[0]), float(local[1])
-    left, right = (x, y + HAND_GAP, float(z)), (x, y - HAND_GAP, float(z))
+    left, right = (x, y + HAND_GAP, z), (x, y - HAND_GAP, z)
     ready = table.ready
-    alone = (x, y, float(z))
+    alone = (x, y, z)
     # Standing only: crouched with the arms out the G1 fell in 3 of 6 trials (BENCHMARKS.md),
     # so the crouched reach map is measured but not planned with.
     reach, knee = table.reach, 0.0
-    if reach.reaches(left, left=True) and reach.reaches(right, left=False):
+
+    def free(*hands: Vec3) -> bool:
+        """No hand rests on or presses into furniture under it."""
+        for hx, hy, hz in hands:
+            top = room.top_under(x0 + c * hx - s * hy, y0 + s * hx + c * hy)
+            if top is not None and hz + robot.HAND_ORIGIN[2] - top < HAND_ABOVE_FURNITURE:
+                return False
+        return True
+
+    if reach.reaches(left, left=True) and reach.reaches(right, left=False) and free(left, right):
         return left, right, knee
     # Off to one side, one hand meets it alone and the other waits where it rests.
-    if y > 0 and reach.reaches(alone, left=True):
-        return alone, (ready[0], -ready[1], ready[2]), knee
-    if y < 0 and reach.reaches(alone, left=False):
+    if y > 0 and reach.reaches(alone, left=True) and free(alone):
+        return alone, _mirrored(ready), knee
+    if y < 0 and reach.reaches(alone, left=False) and free(alone):
         return ready, alone, knee
     return None
 
@@ -314,6 +350,10 @@ def catch_plan(
         # anywhere else they change the gait), rise once the walking command has ended and
         # are in place before the object arrives.
         settled = 0.0 if gait is None else gait.duration + SETTLE
+        # The spine holds the hands in place in the room from just after the walking command
+        # ends (spine.hands.anchor_time), so the keyframes are offsets from the body then,
+        # while reach is judged from where the body is when the object arrives.
+        anchor = np.zeros(3) if gait is None else np.asarray(gait.at(gait.duration + WALK_STOP))
         for i, t in enumerate(path.t):
             if t < settled + HANDS_RISE + HANDS_EARLY or t > end:
                 continue
@@ -326,10 +366,23 @@ def catch_plan(
                 continue
             speed = float(np.linalg.norm(path.velocity[i]))
             height = abs(float(path.point[i][2]) - CHEST_HEIGHT)
-            cost = 0.5 * speed + 1.0 * height + 2.0 * moved + 0.3 * float(t)
+            left, right, knee = hands
+            one_hand = left == gaits.ready or right == _mirrored(gaits.ready)
+            # The meeting hand, into the anchor's frame; one held ready stays as it is.
+            if left != gaits.ready:
+                left = moved_frame(left, poses[i], anchor)
+            if right != _mirrored(gaits.ready):
+                right = moved_frame(right, poses[i], anchor)
+            cost = (
+                0.5 * speed
+                + 1.0 * height
+                + 2.0 * moved
+                + 0.3 * float(t)
+                + (WALK_COST if gait is not None else 0.0)
+                + (ONE_HAND_COST if one_hand else 0.0)
+            )
             if best is not None and cost >= best.cost:
                 continue
-            left, right, knee = hands
             ready = max(settled, t - HANDS_EARLY - HANDS_LEAD - HANDS_RISE)
             keyframes = [_ready(ready, gaits.ready)] if ready > 0.05 else []
             pose = {"left_hand": list(left), "right_hand": list(right), "knee_bend": knee}
@@ -349,7 +402,7 @@ def _reach_toward(truth: GroundTruth, robot_pos: Vec3, robot_yaw: float) -> Reac
     px, py, _pz = to_robot(target, robot_pos, robot_yaw)
     norm = math.hypot(px, py) or 1.0
     ux, uy = px / norm, py / norm
-    reach = 0.5
+    reach = REACH_TOWARD
     hand = (ux * reach, uy * reach, -0.1)
     side = (-uy * 0.12, ux * 0.12)
     return _plan(

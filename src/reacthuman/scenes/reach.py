@@ -52,8 +52,8 @@ class ArrivalSummary:
     """How the hazard meets the observer.
 
     ``arrival_*`` describe the moment it enters the reach zone (time, point, the object's
-    kinetic energy there; its speed averaged over the ``ARRIVAL_SPAN`` before): what the speed
-    bands sweep. ``peak_*``
+    kinetic energy there; its speed averaged over the ``ARRIVAL_SPAN`` before, or after if it
+    was set moving where it rested inside the zone): what the speed bands sweep. ``peak_*``
     are the largest speed and kinetic energy it has inside the zone in front of the observer
     before it lands: what hands reaching out would have to stop, and what the label rule
     judges.
@@ -103,6 +103,8 @@ def summarise_arrival(
         return ArrivalSummary(reaches_observer=False)
     first_t, first_pos, first_speed, first_energy, _ahead = inside[0]
     span = [(t, pos) for t, pos in before if t >= first_t - ARRIVAL_SPAN - 1e-9]
+    if len(span) < 2:  # set moving where it rested inside the zone: the speed it sets off with
+        span = [(t, pos) for t, pos, *_rest in inside if t <= first_t + ARRIVAL_SPAN + 1e-9]
     if len(span) >= 2 and span[-1][0] > span[0][0]:
         (t_a, p_a), (t_b, p_b) = span[0], span[-1]
         first_speed = math.dist(p_a, p_b) / (t_b - t_a)
@@ -124,8 +126,14 @@ def summarise_arrival(
 
 
 def starts_in_reach(samples: Sequence[Sample], observer: Sequence[float]) -> bool:
-    """Whether the hazard point is inside the reach zone when the event starts."""
-    return bool(samples) and in_reach_zone(samples[0][1], observer)
+    """Whether the hazard is already arriving when the event starts: moving inside the reach
+    zone. One resting there (the last ball of multi_object's row at the table's near end)
+    arrives only when something sets it moving, and that must leave the margin."""
+    return (
+        bool(samples)
+        and in_reach_zone(samples[0][1], observer)
+        and norm(samples[0][2]) >= MOVING_SPEED
+    )
 
 
 def impact_point(

@@ -8,9 +8,20 @@ lower sole on z = 0, the pelvis above the origin and facing x: the robot frame o
 from the hand origin. It solves the arm joints (shoulder pitch, roll, yaw and elbow per arm;
 wrists held straight) for both hand centres at once, warm-started from the last solution.
 It needs only the joint state and the IMU, as on a physical G1.
+
+From shortly after the walking command has ended (``anchor_time``), keyframes hold their
+place in the room rather than on the body: with its arms out the G1 sways and shuffles (its
+policies were trained with the arms at its sides), and hands carried along with the pelvis
+missed a falling ball by 5-13 cm in ``benchmarks/oracle_execution.py``. Leg odometry
+(``StanceOdometry``: the foot lower in the posed copy stands still on the floor) tracks how
+far the pelvis has moved and turned since then, and the targets are moved back by as much,
+as a person's hands stay where the ball will be while their weight shifts.
 """
 
 from __future__ import annotations
+
+import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -57,12 +68,71 @@ CROUCH_MAX = 0.3  # rad of hip and ankle pitch (twice at the knee) at knee_bend 
 LEAN_PER_METRE = 1.0  # rad of waist pitch back per metre the hands are forward of NEUTRAL_REACH
 NEUTRAL_REACH = 0.153  # m: hands of the default pose, ahead of the hand origin (no lean)
 LEAN_LIMITS = (-0.4, 0.15)  # rad, back and forward
+STANCE_SWITCH = 0.002  # m lower the other foot must be to take over as the stance foot
+# s after the walking command ends that the hands start to hold their place in the room: the
+# G1 walks on 0.2-0.25 m after a command ends, most of it in the first 0.3 s (gait table).
+WALK_STOP = 0.3
+MAX_SHIFT = 0.2  # m of the body's drift the hands make up for, at most
+MAX_TURN = 0.35  # rad of its turn
+
+
+@dataclass
+class StanceOdometry:
+    """Where the pelvis is (x, y) and how far it has turned since the anchor, in the frame the
+    robot had at the anchor, from the feet of the posed copy: the lower foot is planted, so
+    the pelvis moves by as much as that foot moves the other way under it."""
+
+    yaw0: float
+    stance: int  # 0 left, 1 right
+    planted: tuple[float, float]  # the stance foot in the anchor frame
+    base: tuple[float, float] = (0.0, 0.0)
+    turn: float = 0.0
+
+    @staticmethod
+    def feet_in_anchor(feet: list[tuple[float, float]], turn: float) -> list[tuple[float, float]]:
+        c, s = math.cos(turn), math.sin(turn)
+        return [(c * x - s * y, s * x + c * y) for x, y in feet]
+
+    @classmethod
+    def anchored(cls, yaw: float, feet: list[tuple[float, float]], heights: list[float]):
+        stance = int(heights[1] < heights[0])
+        return cls(yaw0=yaw, stance=stance, planted=feet[stance])
+
+    def update(self, yaw: float, feet: list[tuple[float, float]], heights: list[float]) -> None:
+        """One tick: ``feet`` (x, y) relative to the pelvis in its own heading-free frame,
+        ``heights`` of the feet in the posed copy."""
+        self.turn = math.atan2(math.sin(yaw - self.yaw0), math.cos(yaw - self.yaw0))
+        rel = self.feet_in_anchor(feet, self.turn)
+        foot = rel[self.stance]  # planted until this tick
+        self.base = (self.planted[0] - foot[0], self.planted[1] - foot[1])
+        other = 1 - self.stance
+        if heights[other] < heights[self.stance] - STANCE_SWITCH:
+            self.stance = other
+            self.planted = (self.base[0] + rel[other][0], self.base[1] + rel[other][1])
+
+    def to_body(self, offset: Vec3) -> Vec3:
+        """A hand offset from the anchor's hand origin, as an offset from the hand origin now.
+        The correction is capped (``MAX_SHIFT``, ``MAX_TURN``): beyond a sway the body is
+        walking, and arms held back in the room against it pulled it over."""
+        origin = robot.HAND_ORIGIN
+        shift = math.hypot(*self.base)
+        k = min(1.0, MAX_SHIFT / shift) if shift > 0.0 else 1.0
+        turn = min(max(self.turn, -MAX_TURN), MAX_TURN)
+        x, y = origin[0] + offset[0] - k * self.base[0], origin[1] + offset[1] - k * self.base[1]
+        c, s = math.cos(-turn), math.sin(-turn)
+        return (c * x - s * y - origin[0], s * x + c * y - origin[1], offset[2])
 
 
 def balance_lean(left: Vec3, right: Vec3) -> float:
     """Waist pitch (negative: back) that balances hands at these offsets from the hand origin."""
     reach = 0.5 * (left[0] + right[0]) - NEUTRAL_REACH
     return min(max(-LEAN_PER_METRE * reach, LEAN_LIMITS[0]), LEAN_LIMITS[1])
+
+
+def anchor_time(plan: ReactionPlan) -> float:
+    """When the hands start to hold their place in the room (s after the freeze): at once
+    when the plan stands, ``WALK_STOP`` after its walking command ends when it walks."""
+    return plan.walking_duration + WALK_STOP if plan.walking_duration > 0.0 else 0.0
 
 
 def crouch_offsets(knee_bend: float) -> dict[str, float]:
@@ -95,6 +165,7 @@ class HandTracker:
         self.feet = [e.get_link(f"{side}_ankle_roll_link") for side in ("left", "right")]
         self.n_qs = e.n_qs
         self.plan: ReactionPlan | None = None
+        self.odometry: StanceOdometry | None = None
         self.start_offsets: tuple[Vec3, Vec3] | None = None
         self.standing = self._standing_qpos()
         self.solution = self.standing.copy()
@@ -127,6 +198,7 @@ class HandTracker:
     def start(self, plan: ReactionPlan | None) -> None:
         """A new execution: interpolation starts from the hands of the default pose."""
         self.plan = plan
+        self.odometry = None
         self.entity.set_qpos(self.standing)
         origin = robot.HAND_ORIGIN
         self.start_offsets = tuple(  # type: ignore[assignment]
@@ -149,7 +221,18 @@ class HandTracker:
         self.entity.set_qpos(qpos)
         return qpos
 
-    def solve(self, left: Vec3, right: Vec3, state: JointState | None = None) -> dict[str, float]:
+    def _feet(self) -> tuple[list[tuple[float, float]], list[float]]:
+        """The posed copy's ankles: (x, y) from the pelvis, and their heights."""
+        points = [as_numpy(foot.get_pos()).astype(float) for foot in self.feet]
+        return [(float(p[0]), float(p[1])) for p in points], [float(p[2]) for p in points]
+
+    def solve(
+        self,
+        left: Vec3,
+        right: Vec3,
+        state: JointState | None = None,
+        posture: np.ndarray | None = None,
+    ) -> dict[str, float]:
         """Arm joints that put the hand centres at these offsets from the hand origin, with
         the body as measured in ``state`` (default: standing straight).
 
@@ -160,7 +243,8 @@ class HandTracker:
         solution, and keeps the first unless the second lands clearly closer."""
         origin = robot.HAND_ORIGIN
         goals = [np.asarray(origin) + np.asarray(hand) for hand in (left, right)]
-        posture = self.pose(state) if state is not None else self.standing.copy()
+        if posture is None:
+            posture = self.pose(state) if state is not None else self.standing.copy()
         best: tuple[float, np.ndarray] | None = None
         for start in (self.seed, self.solution):
             init = posture.copy()
@@ -192,6 +276,14 @@ class HandTracker:
         if self.start_offsets is None:
             self.start(plan)
         left, right, bend = hand_offsets(plan, t, self.start_offsets)
-        joints = self.solve(left, right, state)
+        posture = self.pose(state)
+        if t >= anchor_time(plan) and state.imu_quat is not None:
+            yaw = quat_yaw(state.imu_quat)
+            feet, heights = self._feet()
+            if self.odometry is None:
+                self.odometry = StanceOdometry.anchored(yaw, feet, heights)
+            self.odometry.update(yaw, feet, heights)
+            left, right = self.odometry.to_body(left), self.odometry.to_body(right)
+        joints = self.solve(left, right, posture=posture)
         joints["waist_pitch_joint"] = balance_lean(left, right)
         return joints, bend

@@ -1,11 +1,13 @@
 """multi_object: momentum runs down a row of identical objects toward the observer.
 
-A row of 2-3 touching balls lies at the near edge of a long table that stands just beyond the
-reach zone, pointing at the robot; a striker of the same kind is released at t0 (after a
-0.5 s settling pre-roll) at the swept speed and rolls toward the row during the window. After
-the freeze the impulse travels down the row and the last ball is knocked off the edge and
-rolls on into reach (the floor is its path, not its outcome). It is at rest until then, so
-the model must reason about the chain (paper 3.2).
+The robot stands facing the near end of a long counter-height table, its edge within arm's
+reach. A row of 2-3 touching balls lies at that end, pointing at the robot; a striker of the
+same kind is released at t0 (after a 0.5 s settling pre-roll) at the swept speed and rolls
+toward the row during the window. After the freeze the impulse travels down the row and the
+ball nearest the robot rolls off the near edge, where a person catches it at counter height
+(a ball rolling on along the floor would need a full crouch, which the G1 cannot hold with
+its arms out). It is at rest until the strike, so the model must reason about the chain
+(paper 3.2); it arrives when the strike sets it moving (``reach.starts_in_reach``).
 """
 
 from __future__ import annotations
@@ -31,17 +33,25 @@ STRIKE_SPEEDS = {
 }
 SETTLE = 0.5  # s
 GAP = 0.003  # m between neighbours in the row
+# The near edge and the top where a G1 standing still holds both hands (the reach map in
+# assets/gaits.json: 0.35-0.4 m ahead of the chest, 0.15-0.25 m below it): the last ball rolls
+# off slowly and drops almost straight down, into hands held just short of the edge.
+NEAR_EDGE = (0.36, 0.42)  # m ahead of the robot's feet
+HEIGHT = (0.88, 0.98)  # m: a kitchen counter or a bar
+# The striker's run to the row: long enough that the very fast band still leaves a 0.3 s
+# window and its margin before the strike sets the hazard moving.
+APPROACH = (2.05, 2.25)  # m
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    height = rng.uniform(0.74, 0.92)
-    near_edge = rng.uniform(1.7, 1.9)  # beyond the reach zone: it lands and rolls in
-    table_y = rng.uniform(-0.3, 0.3)
+    height = rng.uniform(*HEIGHT)
+    near_edge = rng.uniform(*NEAR_EDGE)
+    table_y = rng.uniform(-0.15, 0.15)
     count = rng.integer(2, 3)
-    y = table_y + rng.uniform(-0.15, 0.15)
-    behind = rng.uniform(0.03, 0.06)  # the first ball's centre this far behind the edge
-    approach = rng.uniform(1.6, 1.9)
+    y = rng.uniform(-0.12, 0.12)
+    behind = rng.uniform(0.03, 0.08)  # the first ball's centre this far behind the edge
+    approach = rng.uniform(*APPROACH)
     speed = ctx.speed(STRIKE_SPEEDS)
 
     obj = ctx.hazard
@@ -86,11 +96,10 @@ def build(ctx: SampleContext) -> Layout:
         event_origin=(first_x + count * size_x / 2.0, y, height),
         description=(
             f"one {plural} rolls into a row of {count} more lying on a table, and the "
-            "push runs down the row toward the table edge nearest the robot"
+            "push runs down the row toward the table's end, where the robot stands"
         ),
         t0=SETTLE,
         extra_frame_points=[striker.pose.pos],
-        floor_resolves=False,
     )
 
 

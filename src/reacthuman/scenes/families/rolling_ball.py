@@ -1,10 +1,12 @@
-"""rolling_ball: a ball rolls across a table, off its near edge and on toward the observer.
+"""rolling_ball: a ball rolls along a counter toward the robot, which stands at its end.
 
-The ball starts rolling (spin matched to speed) on a table that stands beyond the reach zone;
-it rolls off the near edge, bounces and rolls across the floor into reach. The roll speed is
-the swept speed. A slow ball is still on the table when the window closes and arrives well
-after (paper Figure 5b). The floor is the ball's path, not its outcome: only its arrival ends
-the decision moment.
+The robot stands facing the near end of a long counter, its edge within arm's reach; the ball
+starts rolling (spin matched to speed) at the far end, beyond the reach zone, and rolls the
+length of the counter toward the robot and off the near edge. A person catches it as it drops
+off the edge, at counter height: where a G1 standing still can put both hands (a ball rolling
+on along the floor would need a full crouch, which the G1 cannot hold with its arms out). The
+roll speed is the swept speed. A slow ball is still far down the counter when the window closes
+and arrives well after (paper Figure 5b).
 """
 
 from __future__ import annotations
@@ -22,21 +24,29 @@ from reacthuman.scenes.families.base import (
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
 
 ROLL_SPEEDS = {
-    SpeedBand.slow: (0.55, 0.65),
-    SpeedBand.normal: (0.9, 1.0),
+    SpeedBand.slow: (0.6, 0.7),
+    SpeedBand.normal: (0.95, 1.05),
     SpeedBand.fast: (1.25, 1.35),
-    SpeedBand.very_fast: (1.6, 1.8),
+    SpeedBand.very_fast: (1.5, 1.6),
 }
+# The counter's near edge and top where a G1 standing still holds both hands (the reach map in
+# assets/gaits.json: 0.4-0.45 m ahead of the chest, 0.1-0.2 m below it): a slow ball drops off
+# almost straight down, into hands held just short of the edge.
+NEAR_EDGE = (0.45, 0.5)  # m ahead of the robot's feet
+HEIGHT = (0.9, 1.0)  # m: a kitchen counter or a bar
+# The ball starts far enough down the table that the very fast band still leaves a 0.3 s window
+# and its margin before it enters the reach zone, and near enough that the slow one reaches
+# the edge about 3 s after t0, inside the ground-truth horizon.
+START = (2.38, 2.46)  # m
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    height = rng.uniform(0.72, 0.92)
-    near_edge = rng.uniform(1.5, 1.9)
-    table_y = rng.uniform(-0.3, 0.3)
-    run = rng.uniform(0.55, 0.9)  # on the table, from the start to the near edge
+    height = rng.uniform(*HEIGHT)
+    near_edge = rng.uniform(*NEAR_EDGE)
+    table_y = rng.uniform(-0.15, 0.15)
+    start_x = rng.uniform(*START)
     radius = ctx.hazard.shape.size[0] / 2.0
-    start_x = near_edge + run
     table, top = long_table(
         ctx,
         "table",
@@ -46,8 +56,8 @@ def build(ctx: SampleContext) -> Layout:
         height,
         rng.uniform(0.4, 0.6),
     )
-    y = table_y + rng.uniform(-0.25, 0.25)
-    heading = rng.uniform(-0.12, 0.12)  # slightly off straight at the robot
+    y = rng.uniform(-0.12, 0.12)
+    heading = rng.uniform(-0.04, 0.04)  # slightly off straight at the robot
     speed = ctx.speed(ROLL_SPEEDS)
     vel = (-speed, heading * speed, 0.0)
     pos = (start_x, y, resting_z(height, ctx.hazard))
@@ -62,8 +72,9 @@ def build(ctx: SampleContext) -> Layout:
         primary=hazard.id,
         path=path,
         event_origin=pos,
-        description=f"{ctx.hazard.looks_like} rolls across a table toward its edge and the robot",
-        floor_resolves=False,
+        description=(
+            f"{ctx.hazard.looks_like} rolls along a table toward its end, where the robot stands"
+        ),
     )
 
 
