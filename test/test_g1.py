@@ -247,7 +247,9 @@ def test_a_hand_reaches_a_target_40_cm_in_front_of_the_chest_within_3_cm(ground,
     trial = ground.trial(
         g1, plan(keyframes=[Keyframe(t=1.0, left_hand=left, right_hand=right)]), 2.5
     )
-    base, yaw = trial.base[-1], trial.yaw[-1]
+    # Standing, the spine holds the keyframe in the room from the start (spine.hands): the
+    # target is where the body stood then, however it sways under the arm since.
+    base, yaw = trial.base[0], trial.yaw[0]
     o = robot.HAND_ORIGIN
     p = (o[0] + target[0], o[1] + target[1], o[2] + target[2])
     c, s = math.cos(yaw), math.sin(yaw)
