@@ -30,15 +30,16 @@ right action (the scorer's SAA) even when the body cannot make it.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from reacthuman import robot
 from reacthuman.brain.classify import classify, hazard_bearing
-from reacthuman.brain.motion import to_robot
+from reacthuman.brain.motion import to_robot, to_world
 from reacthuman.brain.plan import ReactionPlan, parse_plan
-from reacthuman.scenes.geometry import quat_rotate
+from reacthuman.scenes.geometry import add, quat_rotate, sub
 from reacthuman.scenes.labels import Action
 from reacthuman.sim.truth import GroundTruth
 from reacthuman.spine.gaits import Gait, GaitTable, load_gaits
@@ -110,7 +111,7 @@ def object_path(truth: GroundTruth, robot_pos: Vec3, robot_yaw: float) -> Path:
             center, quat = p.pos, (1.0, 0.0, 0.0, 0.0)
         else:
             center, quat = p.center, p.quat
-        world = [_add(center, quat_rotate(quat, tuple(o))) for o in offsets]
+        world = [add(center, quat_rotate(quat, tuple(o))) for o in offsets]
         boxes.append([to_robot(w, robot_pos, robot_yaw) for w in world])
     return Path(t, point, velocity, np.asarray(boxes), radius=0.5 * min(size))
 
@@ -119,10 +120,6 @@ def _rate(truth: GroundTruth) -> float:
     if len(truth.trajectory) < 2:
         return 60.0
     return 1.0 / max(truth.trajectory[1].t - truth.trajectory[0].t, 1e-6)
-
-
-def _add(a: Vec3, b: Vec3) -> Vec3:
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
 def _box_offsets(size: Vec3) -> np.ndarray:
@@ -236,15 +233,22 @@ def _rest(t: float) -> dict:
     }
 
 
-def moved_frame(hand: Vec3, body: np.ndarray, anchor: np.ndarray) -> Vec3:
+def _hand_offset(point: Vec3, body: Sequence[float]) -> Vec3:
+    """A point in the robot frame at the freeze as an offset from the hand origin of the body
+    at ``body`` (x, y, heading)."""
+    local = to_robot(point, (body[0], body[1], 0.0), body[2])
+    return sub(local, robot.HAND_ORIGIN)
+
+
+def _hand_point(offset: Vec3, body: Sequence[float]) -> Vec3:
+    """The inverse of ``_hand_offset``."""
+    return to_world(add(offset, robot.HAND_ORIGIN), (body[0], body[1], 0.0), body[2])
+
+
+def moved_frame(hand: Vec3, body: Sequence[float], anchor: Sequence[float]) -> Vec3:
     """A hand offset from the hand origin of the body at ``body`` (x, y, heading), as an
     offset from the hand origin of the body at ``anchor``."""
-    ox, oy = robot.HAND_ORIGIN[0], robot.HAND_ORIGIN[1]
-    c, s = math.cos(body[2]), math.sin(body[2])
-    hx, hy = hand[0] + ox, hand[1] + oy
-    wx, wy = body[0] + c * hx - s * hy - anchor[0], body[1] + s * hx + c * hy - anchor[1]
-    c, s = math.cos(anchor[2]), math.sin(anchor[2])
-    return (c * wx + s * wy - ox, -s * wx + c * wy - oy, hand[2])
+    return _hand_offset(_hand_point(hand, body), anchor)
 
 
 def _mirrored(hand: Vec3) -> Vec3:
@@ -285,17 +289,12 @@ def hands_at(
     on a table push the body away); off to one side, the hand on that side alone (the other
     held ready).
     Returns the hands and the knee bend; None when out of reach."""
-    x0, y0, heading = (float(v) for v in base)
-    c, s = math.cos(heading), math.sin(heading)
-    px, py, pz = path.point[i]
-    dx, dy = px - x0, py - y0
-    local = np.asarray([c * dx + s * dy, -s * dx + c * dy, pz]) - np.asarray(robot.HAND_ORIGIN)
+    local = _hand_offset(tuple(float(v) for v in path.point[i]), base)
     if local[0] < BODY_FRONT + path.radius + 0.03:
         return None
     falling = path.velocity[i][2] < -0.5 * float(np.linalg.norm(path.velocity[i][:2]))
     below = 0.5 * path.radius if falling else 0.0
-    z = float(local[2] - below)
-    x, y = float(local[0]), float(local[1])
+    x, y, z = local[0], local[1], local[2] - below
     left, right = (x, y + HAND_GAP, z), (x, y - HAND_GAP, z)
     ready = table.ready
     alone = (x, y, z)
@@ -305,9 +304,10 @@ def hands_at(
 
     def free(*hands: Vec3) -> bool:
         """No hand rests on or presses into furniture under it."""
-        for hx, hy, hz in hands:
-            top = room.top_under(x0 + c * hx - s * hy, y0 + s * hx + c * hy)
-            if top is not None and hz + robot.HAND_ORIGIN[2] - top < HAND_ABOVE_FURNITURE:
+        for hand in hands:
+            hx, hy, hz = _hand_point(hand, base)
+            top = room.top_under(hx, hy)
+            if top is not None and hz - top < HAND_ABOVE_FURNITURE:
                 return False
         return True
 
@@ -367,11 +367,12 @@ def catch_plan(
             speed = float(np.linalg.norm(path.velocity[i]))
             height = abs(float(path.point[i][2]) - CHEST_HEIGHT)
             left, right, knee = hands
-            one_hand = left == gaits.ready or right == _mirrored(gaits.ready)
+            left_held, right_held = left == gaits.ready, right == _mirrored(gaits.ready)
+            one_hand = left_held or right_held
             # The meeting hand, into the anchor's frame; one held ready stays as it is.
-            if left != gaits.ready:
+            if not left_held:
                 left = moved_frame(left, poses[i], anchor)
-            if right != _mirrored(gaits.ready):
+            if not right_held:
                 right = moved_frame(right, poses[i], anchor)
             cost = (
                 0.5 * speed

@@ -26,8 +26,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from reacthuman import robot
+from reacthuman.brain.motion import to_robot
 from reacthuman.brain.plan import ReactionPlan
-from reacthuman.scenes.geometry import Vec3, quat_from_yaw, quat_mul, quat_rotate, quat_yaw
+from reacthuman.scenes.geometry import (
+    Vec3,
+    add,
+    quat_from_yaw,
+    quat_mul,
+    quat_rotate,
+    quat_yaw,
+    rotate_yaw,
+    sub,
+)
 from reacthuman.sim.episode import as_numpy
 from reacthuman.spine.command import JointState
 from reacthuman.spine.g1 import (
@@ -88,11 +98,6 @@ class StanceOdometry:
     base: tuple[float, float] = (0.0, 0.0)
     turn: float = 0.0
 
-    @staticmethod
-    def feet_in_anchor(feet: list[tuple[float, float]], turn: float) -> list[tuple[float, float]]:
-        c, s = math.cos(turn), math.sin(turn)
-        return [(c * x - s * y, s * x + c * y) for x, y in feet]
-
     @classmethod
     def anchored(cls, yaw: float, feet: list[tuple[float, float]], heights: list[float]):
         stance = int(heights[1] < heights[0])
@@ -102,7 +107,7 @@ class StanceOdometry:
         """One tick: ``feet`` (x, y) relative to the pelvis in its own heading-free frame,
         ``heights`` of the feet in the posed copy."""
         self.turn = math.atan2(math.sin(yaw - self.yaw0), math.cos(yaw - self.yaw0))
-        rel = self.feet_in_anchor(feet, self.turn)
+        rel = [rotate_yaw((x, y, 0.0), self.turn)[:2] for x, y in feet]
         foot = rel[self.stance]  # planted until this tick
         self.base = (self.planted[0] - foot[0], self.planted[1] - foot[1])
         other = 1 - self.stance
@@ -114,13 +119,12 @@ class StanceOdometry:
         """A hand offset from the anchor's hand origin, as an offset from the hand origin now.
         The correction is capped (``MAX_SHIFT``, ``MAX_TURN``): beyond a sway the body is
         walking, and arms held back in the room against it pulled it over."""
-        origin = robot.HAND_ORIGIN
         shift = math.hypot(*self.base)
         k = min(1.0, MAX_SHIFT / shift) if shift > 0.0 else 1.0
         turn = min(max(self.turn, -MAX_TURN), MAX_TURN)
-        x, y = origin[0] + offset[0] - k * self.base[0], origin[1] + offset[1] - k * self.base[1]
-        c, s = math.cos(-turn), math.sin(-turn)
-        return (c * x - s * y - origin[0], s * x + c * y - origin[1], offset[2])
+        body = (k * self.base[0], k * self.base[1], 0.0)
+        x, y, _z = sub(to_robot(add(offset, robot.HAND_ORIGIN), body, turn), robot.HAND_ORIGIN)
+        return (x, y, offset[2])  # heights are the sole's, the same in both frames
 
 
 def balance_lean(left: Vec3, right: Vec3) -> float:
