@@ -6,6 +6,8 @@ import math
 
 import pytest
 
+from reacthuman import robot
+from reacthuman.brain.motion import to_robot
 from reacthuman.scenes.cameras import ASPECT
 from reacthuman.scenes.catalogue import default_catalogue
 from reacthuman.scenes.families import REGISTRY
@@ -16,12 +18,19 @@ from reacthuman.scenes.generate import (
     generate_scene,
     schedule,
 )
-from reacthuman.scenes.geometry import box_corners, project, quat_rotate
+from reacthuman.scenes.geometry import box_corners, project, quat_rotate, sub
 from reacthuman.scenes.kinematics import G
-from reacthuman.scenes.labels import Arrival, action_label, provisional_label
-from reacthuman.scenes.moment import DEFAULT_WINDOW, MIN_WINDOW, REACTION_MARGIN
+from reacthuman.scenes.labels import Action, Arrival, action_label, provisional_label
+from reacthuman.scenes.moment import DEFAULT_WINDOW, MIN_WINDOW, REACTION_MARGIN, resolution_time
 from reacthuman.scenes.reach import MOVING_SPEED
-from reacthuman.scenes.spec import SWEPT_BANDS, Family, FurnitureKind, SceneSpec, SpeedBand
+from reacthuman.scenes.spec import (
+    SWEPT_BANDS,
+    Family,
+    FurnitureKind,
+    SceneSpec,
+    SpeedBand,
+)
+from reacthuman.spine.gaits import load_gaits
 
 SEEDS_PER_FAMILY = 240  # 60 groups of a swept family
 GRAVITY_PACED = {
@@ -184,6 +193,62 @@ def test_free_fall_in_intended_motion_accelerates_at_g():
     dt = path[1].t - path[0].t
     accel = (z[2] - 2 * z[1] + z[0]) / dt**2
     assert accel == pytest.approx(-G, rel=0.01)
+
+
+# Families whose catch a G1 makes standing still: the object comes to its hands.
+STANDING_CATCHES = (
+    Family.rolling_ball,
+    Family.multi_object,
+    Family.object_drop,
+    Family.surface_cascade,
+    Family.ceiling_drop,
+)
+
+
+@pytest.mark.parametrize("family", STANDING_CATCHES)
+def test_the_designed_path_meets_hands_held_out_by_a_standing_g1(family):
+    # After the freeze (and the 0.25 s the hands take to rise) and before it lands, the
+    # hazard passes where the hands of a G1 standing still reach (the measured reach map:
+    # both, or the one on its side, as the oracle plans), ahead of its body: the catch the
+    # label asks for can be made.
+    reach = load_gaits().reach
+    checked = 0
+    for seed in range(24):
+        spec = generate_scene(family, seed)
+        motion = spec.intended
+        if provisional_label(spec)[0] is not Action.EXECUTE_CATCH:
+            continue
+        resolved = resolution_time(motion.arrival_time, motion.floor_time, motion.floor_resolves)
+        assert resolved is not None and motion.reaction_margin is not None
+        ready = resolved - motion.reaction_margin + 0.25
+        landed = motion.floor_time if motion.floor_time is not None else math.inf
+        met = False
+        for a, b in zip(motion.path, motion.path[1:], strict=False):
+            for k in range(10):  # the path is sampled at 10 Hz; a fall crosses the hands faster
+                t = a.t + (b.t - a.t) * k / 10
+                if not ready <= t < landed:
+                    continue
+                pos = tuple(p + (q - p) * k / 10 for p, q in zip(a.pos, b.pos, strict=True))
+                local = to_robot(pos, spec.observer.pos, spec.observer.yaw)
+                x, y, z = sub(local, robot.HAND_ORIGIN)
+                both = reach.reaches((x, y + 0.03, z), left=True) and reach.reaches(
+                    (x, y - 0.03, z), left=False
+                )
+                met = met or (local[0] > 0.2 and (both or reach.reaches((x, y, z), left=y > 0)))
+        assert met, spec.scene_id
+        checked += 1
+    assert checked >= 6
+
+
+def test_object_drop_glides_off_the_table_end_inside_its_horizon_in_every_band():
+    # The glide loses the simulator's least friction (0.01 g): pushed slow, the grippiest
+    # object still tips off inside the ground truth, which runs 4 s for this family.
+    for seed in range(16):
+        spec = generate_scene(Family.object_drop, seed)
+        assert spec.timing.horizon == 4.0
+        assert spec.intended.floor_time is not None, spec.scene_id
+        assert spec.intended.floor_time < spec.timing.horizon - 0.25, spec.scene_id
+    assert generate_scene(Family.rolling_ball, 0).timing.horizon == 3.5
 
 
 def test_ramp_angles_are_above_the_friction_cone():

@@ -63,7 +63,7 @@ from reacthuman.scenes.spec import (
     scene_id,
 )
 
-GENERATOR_VERSION = "2.1.0"
+GENERATOR_VERSION = "2.2.0"
 NAMESPACE = "reacthuman-scenes-v2"  # part of every seed: changing it changes every scene
 # Share of scene groups given a look-alike, in the families whose window can show an object's
 # mass (FamilySampler.shows_mass): five of the 17, so about 13 % of a set, the paper's 40/306.
@@ -136,7 +136,15 @@ def _layout(
     floor_friction = rng.uniform(0.5, 0.8)
     intent = SeededRng(NAMESPACE, sampler.family.value, group, "intent")
     ctx = SampleContext(
-        rng, band, hazard, catalogue, room, room_height, floor_friction, HORIZON, intent
+        rng,
+        band,
+        hazard,
+        catalogue,
+        room,
+        room_height,
+        floor_friction,
+        sampler.horizon or HORIZON,
+        intent,
     )
     return ctx, sampler.build(ctx)
 
@@ -548,6 +556,6 @@ def _assemble(
         ),
         cameras=[_to_world_camera(c, tf) for c in cameras],
         lighting=lighting,
-        timing=Timing(t0=_r(layout.t0), window=design.window, horizon=HORIZON),
+        timing=Timing(t0=_r(layout.t0), window=design.window, horizon=sampler.horizon or HORIZON),
         intended=intended,
     )

@@ -20,6 +20,9 @@ from reacthuman.scenes.spec import Shape, ShapeKind
 G = 9.81
 DT = 1.0 / 240.0  # the simulator's step, so predicted and measured paths share a clock
 REST_SPEED = 0.02  # m/s: slower than this on a support counts as at rest
+# Genesis floors every contact's friction at this (solvers/rigid/collider/contact.py): a pair
+# of slicker surfaces still slides at it.
+SIM_MIN_FRICTION = 0.01
 # The rigid solver reproduces restitution up to about this much (stiffer springs gain energy
 # at dt = 1/240); predictions use the same cap so they agree with the simulation.
 SIM_MAX_RESTITUTION = 0.4
@@ -134,8 +137,9 @@ def point_mass_path(
 
     A landing faster than 0.5 m/s bounces with ``restitution``; slower ones stick and slide
     with Coulomb deceleration, the larger of the object's and the support's friction as
-    MuJoCo-style solvers combine them (rolling balls keep their speed: Genesis has no rolling
-    resistance). Leaving a support's rectangle starts a new fall.
+    MuJoCo-style solvers combine them, never below ``SIM_MIN_FRICTION`` (rolling balls keep
+    their speed: Genesis has no rolling resistance). Leaving a support's rectangle starts a
+    new fall.
     """
     path = path if path is not None else Path()
     if not path.samples:
@@ -152,7 +156,9 @@ def point_mass_path(
         t += DT
         if on is not None and on.holds(x, y):
             speed = math.hypot(vx, vy)
-            decel = 0.0 if rolling or on.tumble else max(friction, on.friction) * G
+            decel = (
+                0.0 if rolling or on.tumble else max(friction, on.friction, SIM_MIN_FRICTION) * G
+            )
             if speed <= max(decel * DT, REST_SPEED):
                 vx = vy = 0.0
             elif decel > 0.0:

@@ -4,8 +4,10 @@ A fall from an ordinary ceiling reaches head height in under half a second, befo
 window could close with time left to act, so these scenes are double-height halls and
 stairwells (5.8-6.4 m): the fixture is seen leaving the ceiling in a short window and is still
 above the reach zone at the freeze. Air does not slow the fall (the rigid-body simulation has
-no drag), so the flight is exact. Most drops land within reach; about one in six is placed
-farther away so that the right response is No_Action.
+no drag), so the flight is exact. Most drops fall just in front of the robot, the fixture's
+near edge within arm's reach of a G1 standing still (so a light one falls into hands held out
+at chest height, and a heavy one is a step back away from a strike); about one in six is
+placed farther away so that the right response is No_Action.
 """
 
 from __future__ import annotations
@@ -20,12 +22,19 @@ from reacthuman.scenes.families.base import (
 )
 from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType
 
+# How far ahead of the robot's feet the fixture's near edge falls: where the reach map in
+# assets/gaits.json has both hands of a G1 standing still, 0.25-0.45 m ahead at chest height.
+# It depends on the fixture's size alone, which the model sees, never on what it should do.
+NEAR_EDGE = (0.2, 0.33)  # m
+NEAR_SIDE = 0.2  # m either side of straight ahead
+
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
     far = ctx.meant(0.17)
-    x = rng.uniform(1.9, 2.6) if far else rng.uniform(0.6, 1.05)
-    y = rng.uniform(-1.2, 1.2) if far else rng.uniform(-0.45, 0.45)
+    half_w = max(ctx.hazard.shape.size[0], ctx.hazard.shape.size[1]) / 2.0
+    x = rng.uniform(1.9, 2.6) if far else half_w + rng.uniform(*NEAR_EDGE)
+    y = rng.uniform(-1.2, 1.2) if far else rng.uniform(-NEAR_SIDE, NEAR_SIDE)
     half_h = ctx.hazard.shape.size[2] / 2.0
     mount_h = 0.03
     pos = (x, y, ctx.room_height - mount_h - half_h - 0.004)

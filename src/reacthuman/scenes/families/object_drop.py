@@ -5,7 +5,9 @@ For the decision moment to come before the outcome, the fall must come after the
 object pushed across an ordinary table stops within a few centimetres at slow speeds, so the
 table is wet glass (objects keep ``WET_FACTOR`` of their dry grip, each its own) and the
 object glides toward the robot's end of it during the window. It enters the reach zone on the
-table and tips off the near edge in front of the robot. The glide speed is the swept speed.
+table and tips off the near edge in front of the robot, at counter height and within arm's
+reach, where a G1 standing still holds both hands (as in rolling_ball). The glide speed is the
+swept speed.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from reacthuman.scenes.families.base import (
     FamilySampler,
     Layout,
     SampleContext,
-    entry_x,
     fly,
     is_ball,
     long_table,
@@ -30,24 +31,29 @@ from reacthuman.scenes.geometry import quat_from_yaw
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
 
 SPEEDS = {  # m/s along the table at the start
-    SpeedBand.slow: (0.6, 0.7),
-    SpeedBand.normal: (0.95, 1.05),
-    SpeedBand.fast: (1.3, 1.4),
-    SpeedBand.very_fast: (1.7, 1.85),
+    SpeedBand.slow: (0.75, 0.85),
+    SpeedBand.normal: (1.0, 1.1),
+    SpeedBand.fast: (1.2, 1.3),
+    SpeedBand.very_fast: (1.4, 1.5),
 }
+# The table's near end and top where a G1 standing still holds both hands (rolling_ball's).
+NEAR_EDGE = (0.45, 0.5)  # m ahead of the robot's feet
+HEIGHT = (0.9, 1.0)  # m: a kitchen counter or a high table
+# Where the push starts: far enough that the very fast band leaves its window and margin
+# before the reach zone, near enough that the slow one tips off inside the horizon.
+START = (2.28, 2.32)  # m
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    height = rng.uniform(0.72, 0.95)
-    near_edge = rng.uniform(0.75, 1.0)  # inside the reach zone: it drops in front of the robot
-    y = rng.uniform(-0.3, 0.3)
-    run = rng.uniform(1.1, 1.4)  # from the start to the reach zone's edge
+    height = rng.uniform(*HEIGHT)
+    near_edge = rng.uniform(*NEAR_EDGE)
+    y = rng.uniform(-0.12, 0.12)
+    start_x = rng.uniform(*START)
     yaw = 0.0 if is_ball(ctx.hazard) else rng.uniform(-math.pi / 2, math.pi / 2)
     drift = rng.uniform(-0.04, 0.04)  # a slightly skewed push
     wet = rng.uniform(*WET_FACTOR)
     speed = ctx.speed(SPEEDS)
-    start_x = entry_x(y) + run
     half = max(ctx.hazard.shape.size[0], ctx.hazard.shape.size[1]) / 2.0
     table, top = long_table(
         ctx, "table", near_edge, start_x + half + 0.15, y, height, WET_TOP_FRICTION
@@ -74,6 +80,9 @@ def build(ctx: SampleContext) -> Layout:
         description=(
             f"{ctx.hazard.looks_like} slides along a wet table toward its end and the robot"
         ),
+        # Every glide loses the same 0.1 m/s per second (the simulator's friction floor), which
+        # widens the bands' arrival speeds: very fast is 2.1-2.3 times slow where it arrives.
+        design_speed_ratio=2.1,
     )
 
 
@@ -113,5 +122,8 @@ SAMPLER = register(
         ),
         rooms=(RoomType.kitchen, RoomType.dining_room, RoomType.living_room, RoomType.office),
         build=build,
+        # The slow band glides the table's 1.8 m losing 0.1 m/s per second and tips off its
+        # end 3-3.3 s after the push: a catch and a landing inside the ground truth need 4 s.
+        horizon=4.0,
     )
 )

@@ -1,90 +1,95 @@
-"""surface_cascade: a ball rolls along a counter, off it onto a bench below, then the floor.
+"""surface_cascade: a ball rolls off a high table, hops onto a counter, and rolls on off its end.
 
-The counter stands beyond the reach zone; the ball rolls along it toward the robot during the
-window, drops onto a low bench at the counter's foot, hops to the floor and rolls on into
-reach. The bench's seat spans every landing point the four speed bands produce, so the
-cascade happens whatever the band; the floor is the ball's path, not its outcome.
+The robot stands at the near end of a kitchen counter, its edge within arm's reach (as in
+rolling_ball). Behind the counter's far end stands a high bar table; the ball rolls along it
+toward the robot during the window, drops off its edge onto the counter (every band lands on
+the counter, before the reach zone), rolls the counter's length and drops off the near edge:
+into hands held just short of it, or on to the floor. The prediction the family asks for is
+the hop from one surface to the next; the catch is made at counter height, where a G1 standing
+still can put both hands. (The paper's cascade runs table, stool, floor; one that ends on the
+floor would need a full crouch, which the G1 cannot hold with its arms out.) The roll speed is
+the swept speed.
 """
 
 from __future__ import annotations
 
 from reacthuman.scenes.families.base import (
-    WOOD_COLORS,
     FamilySampler,
     Layout,
     SampleContext,
     fly,
-    furniture,
     long_table,
     register,
     resting_z,
     rolling_spin,
 )
-from reacthuman.scenes.kinematics import Support
 from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType, SpeedBand
 
 EDGE_SPEEDS = {
-    SpeedBand.slow: (0.55, 0.65),
-    SpeedBand.normal: (0.9, 1.0),
+    SpeedBand.slow: (0.65, 0.75),
+    SpeedBand.normal: (0.95, 1.05),
     SpeedBand.fast: (1.25, 1.35),
-    SpeedBand.very_fast: (1.6, 1.75),
+    SpeedBand.very_fast: (1.55, 1.65),
 }
-SEAT = (0.55, 0.42)  # m, the bench seat: along the roll, across it
+# The counter's near edge and top where a G1 standing still holds both hands (rolling_ball's).
+NEAR_EDGE = (0.45, 0.5)  # m ahead of the robot's feet
+COUNTER_HEIGHT = (0.9, 1.0)  # m
+# The bar table's near edge: far enough that every band lands on the counter before the
+# reach zone (a very fast ball flies 0.45 m forward in its 0.4 m drop), so each arrives rolling.
+BAR_EDGE = (1.75, 1.85)  # m
+BAR_HEIGHT = (1.3, 1.4)  # m
+# How far along the bar the ball starts: the very fast band still leaves its window and margin
+# before the reach zone, and the slow one drops off the counter 3.3-3.6 s after t0.
+RUN = (0.55, 0.65)  # m
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    counter_h = rng.uniform(0.88, 1.02)
-    near_edge = rng.uniform(1.6, 1.9)
-    counter_y = rng.uniform(-0.2, 0.2)
-    run = rng.uniform(0.5, 0.8)
+    counter_h = rng.uniform(*COUNTER_HEIGHT)
+    near_edge = rng.uniform(*NEAR_EDGE)
+    bar_h = rng.uniform(*BAR_HEIGHT)
+    bar_edge = rng.uniform(*BAR_EDGE)
+    table_y = rng.uniform(-0.15, 0.15)
+    y = rng.uniform(-0.12, 0.12)
+    run = rng.uniform(*RUN)
     radius = ctx.hazard.shape.size[0] / 2.0
-    start_x = near_edge + run
-    counter, top = long_table(
+    start_x = bar_edge + run
+    counter, counter_top = long_table(
         ctx,
         "counter",
         near_edge,
-        start_x + radius + rng.uniform(0.05, 0.15),
-        counter_y,
+        bar_edge - 0.02,
+        table_y,
         counter_h,
         rng.uniform(0.4, 0.6),
         FurnitureKind.counter,
     )
-    stool_h = rng.uniform(0.45, 0.55)
-    y = counter_y + rng.uniform(-0.12, 0.12)
-    stool_x = near_edge + 0.02 - SEAT[0] / 2.0
-    stool = furniture(
-        "stool",
-        FurnitureKind.stool,
-        (stool_x, y, stool_h / 2.0),
-        (SEAT[0], SEAT[1], stool_h),
-        rng.choice(WOOD_COLORS),
+    bar, bar_top = long_table(
+        ctx,
+        "bar",
+        bar_edge,
+        start_x + radius + rng.uniform(0.05, 0.15),
+        table_y,
+        bar_h,
         rng.uniform(0.4, 0.6),
     )
-    seat = Support(
-        stool_h,
-        (stool_x - SEAT[0] / 2.0, stool_x + SEAT[0] / 2.0),
-        (y - SEAT[1] / 2.0, y + SEAT[1] / 2.0),
-        stool.friction,
-    )
     speed = ctx.speed(EDGE_SPEEDS)
-    pos = (start_x, y, resting_z(counter_h, ctx.hazard))
+    pos = (start_x, y, resting_z(bar_h, ctx.hazard))
     vel = (-speed, 0.0, 0.0)
     hazard = ctx.make_object(
         ctx.hazard, "hazard", ObjectRole.hazard, pos, lin_vel=vel, ang_vel=rolling_spin(vel, radius)
     )
-    path = fly(ctx, hazard, [top, seat])
+    path = fly(ctx, hazard, [bar_top, counter_top])
     return Layout(
-        furniture=[counter, stool],
+        furniture=[counter, bar],
         objects=[hazard],
         primary=hazard.id,
         path=path,
-        event_origin=(near_edge + run / 2.0, y, counter_h),
+        event_origin=(bar_edge, y, bar_h),
         description=(
-            f"{ctx.hazard.looks_like} rolls along a counter toward a bench below its edge "
-            "and the robot"
+            f"{ctx.hazard.looks_like} rolls off a high table onto a counter and along it "
+            "toward the robot at its end"
         ),
-        floor_resolves=False,
     )
 
 
@@ -107,5 +112,6 @@ SAMPLER = register(
         ),
         rooms=(RoomType.kitchen, RoomType.dining_room, RoomType.playroom),
         build=build,
+        horizon=4.0,  # the slow ball rolls 2.2 m and hops once before it reaches the hands
     )
 )
