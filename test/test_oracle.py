@@ -204,3 +204,24 @@ def test_hands_meet_a_ball_rolling_off_a_counter_short_of_its_edge_not_on_the_to
         clear_of_top = hand[2] >= top + oracle.HAND_ABOVE_FURNITURE
         assert hand[0] < edge - oracle.HAND_CLEARANCE or clear_of_top
         assert hand[2] > top - 0.25  # where it drops, not down at the floor
+
+
+def test_a_catch_after_the_plans_last_keyframe_time_holds_the_hands_from_before_it():
+    # A slow glide (object_drop, door_swing, shelf_slide run their ground truth 4-4.5 s) meets
+    # the hands 3.3 s after the freeze, later than any keyframe (robot.MAX_KEYFRAME_TIME): the
+    # hands are in place before then and hold, and nothing in the plan is clipped.
+    top, edge, radius, speed = 0.93, 0.38, 0.037, 0.283
+    counter = Obstacle(id="counter", lo=(edge, -0.5, 0.0), hi=(3.0, 0.5, top))
+    points = []
+    for i in range(int(4.2 * RATE) + 1):
+        t = i / RATE
+        x = 1.4 - speed * t
+        over = max(edge - x, 0.0) / speed
+        points.append((t, (x, 0.03, max(top + radius - 0.5 * G * over * over, radius))))
+    t = truth(points, Action.EXECUTE_CATCH, obstacles=(counter,), size=(0.074,) * 3)
+    plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
+    assert plan.intent.startswith("catch")
+    assert not plan.clipped
+    assert plan.keyframes[-2].t < plan.keyframes[-1].t <= robot.MAX_KEYFRAME_TIME
+    assert plan.keyframes[-1].left_hand == plan.keyframes[-2].left_hand
+    assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.EXECUTE_CATCH

@@ -61,6 +61,7 @@ MIN_DODGE_MOVE = 0.3  # m a dodge's walk must really take the body (the classifi
 HANDS_RISE = 0.25  # s the hands take from their sides to a catching pose
 HANDS_EARLY = 0.08  # s the hands are in place before the object arrives, at the least
 HANDS_LEAD = 0.25  # s more, where there is time: a path met a little early still meets
+HOLD_STEP = 0.05  # s: the hold keyframe comes at least this long after the hands are in place
 MAX_CATCH_WALK = 1.2  # s of walking before a catch (longer walks end too far from the plan)
 SETTLE = 0.0  # s after the walking command stops before the hands start to rise
 CHEST_HEIGHT = 0.95  # m: where hands meet an object most surely
@@ -384,11 +385,16 @@ def catch_plan(
             )
             if best is not None and cost >= best.cost:
                 continue
-            ready = max(settled, t - HANDS_EARLY - HANDS_LEAD - HANDS_RISE)
+            # A plan's keyframes end MAX_KEYFRAME_TIME after the freeze and the hands hold the
+            # last one: a later catch has them in place by then.
+            latest = robot.MAX_KEYFRAME_TIME - HOLD_STEP - HANDS_RISE
+            if settled > latest:
+                continue
+            ready = min(max(settled, t - HANDS_EARLY - HANDS_LEAD - HANDS_RISE), latest)
             keyframes = [_ready(ready, gaits.ready)] if ready > 0.05 else []
             pose = {"left_hand": list(left), "right_hand": list(right), "knee_bend": knee}
             keyframes.append({"t": ready + HANDS_RISE, **pose})
-            keyframes.append({"t": t + 0.5, **pose})
+            keyframes.append({"t": min(t + 0.5, robot.MAX_KEYFRAME_TIME), **pose})
             plan = _plan("catch it with both hands where it arrives", gait, keyframes)
             if not _classifies_as(plan, truth, robot_pos, robot_yaw):
                 continue
