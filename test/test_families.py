@@ -202,6 +202,7 @@ STANDING_CATCHES = (
     Family.object_drop,
     Family.surface_cascade,
     Family.ceiling_drop,
+    Family.chain_reaction,
 )
 
 

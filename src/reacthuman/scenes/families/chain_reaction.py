@@ -1,10 +1,13 @@
 """chain_reaction: a rolling ball strikes an object resting at a table's edge and launches it.
 
 The threatening object is at rest during the window (paper 3.2): the model sees a ball
-rolling toward it across a long table and must work out that the strike will knock it off
+rolling toward it across a long counter and must work out that the strike will knock it off
 toward the robot before any motion of its own is visible. The ball is held for a 0.5 s
 settling pre-roll, then released at t0 with the swept speed; it strikes after the freeze. The
-table's near edge stands just beyond the reach zone, so the launched object flies into reach.
+robot stands at the counter's near end (multi_object's layout) and the object rests at its
+edge, within arm's reach and at rest until the strike: it flies off at counter height into
+hands held just short of the edge, where a G1 standing still can put them (knocked off a
+table beyond the reach zone, it used to land on the floor at the robot's feet).
 """
 
 from __future__ import annotations
@@ -27,23 +30,29 @@ STRIKE_SPEEDS = {
     SpeedBand.slow: (1.0, 1.1),
     SpeedBand.normal: (1.6, 1.7),
     SpeedBand.fast: (2.2, 2.3),
-    SpeedBand.very_fast: (2.75, 2.9),
+    SpeedBand.very_fast: (3.0, 3.15),
 }
 SETTLE = 0.5  # s of pre-roll so the target is at rest before the strike
 HEAVY_TRIGGER = "bowling_ball"  # for targets heavier than HEAVY_TARGET_KG that stand tall
 MID_TRIGGER = "baseball"
 LIGHT_TRIGGER = "billiard_ball"
 HEAVY_TARGET_KG = 0.12
+# The counter's near edge and top where a G1 standing still holds both hands (rolling_ball's).
+NEAR_EDGE = (0.45, 0.5)  # m ahead of the robot's feet
+HEIGHT = (0.9, 1.0)  # m
+# How far the ball rolls to the object: the very fast band strikes 0.72 s after t0 at the
+# earliest (a 0.3 s window, its 0.3 s margin and the design slack), the slow one by 2.5 s.
+GAP = (2.3, 2.45)  # m
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    height = rng.uniform(0.74, 0.95)
-    near_edge = rng.uniform(1.22, 1.3)  # just beyond the reach zone
-    table_y = rng.uniform(-0.3, 0.3)
-    y = table_y + rng.uniform(-0.15, 0.15)
+    height = rng.uniform(*HEIGHT)
+    near_edge = rng.uniform(*NEAR_EDGE)
+    table_y = rng.uniform(-0.15, 0.15)
+    y = rng.uniform(-0.12, 0.12)
     behind = rng.uniform(0.01, 0.03)  # its centre this far behind the edge: precarious
-    gap = rng.uniform(1.75, 2.0)  # the ball rolls this far to the object
+    gap = rng.uniform(*GAP)
     speed = ctx.speed(STRIKE_SPEEDS)
 
     target = ctx.hazard
@@ -83,11 +92,14 @@ def build(ctx: SampleContext) -> Layout:
         path=path,
         event_origin=(target_pos[0] + gap / 2.0, y, height),
         description=(
-            f"{trigger_name} rolls across a table toward {target.looks_like} standing near the "
-            "edge in front of the robot"
+            f"{trigger_name} rolls along a counter toward {target.looks_like} standing at its "
+            "end, where the robot stands"
         ),
         t0=SETTLE,
         extra_frame_points=[trigger.pose.pos],
+        # Struck at the edge, the object sets off falling: its first 0.25 s (the arrival
+        # speed) carry the same drop in every band, which narrows the bands' ratio.
+        design_speed_ratio=2.15,
     )
 
 
