@@ -178,7 +178,11 @@ def test_bands_of_a_group_differ_only_in_speed(family):
                 moving = {"lin_vel", "ang_vel", "pose"}
                 assert {k for k in obj if obj[k] != obj0[k]} <= moving
             moving_objects = [o for o in spec.objects if any(o.lin_vel) or any(o.ang_vel)]
-            speeds.append(max(math.hypot(*o.lin_vel) + abs(o.ang_vel[2]) for o in moving_objects))
+            # The sweep is over the speed across the room: a lob's vertical speed is set by
+            # gravity and where it is aimed (the slow band's throw rises highest).
+            speeds.append(
+                max(math.hypot(*o.lin_vel[:2]) + abs(o.ang_vel[2]) for o in moving_objects)
+            )
         assert speeds == sorted(speeds) and speeds[0] < speeds[-1], family
 
 
@@ -203,6 +207,7 @@ STANDING_CATCHES = (
     Family.surface_cascade,
     Family.ceiling_drop,
     Family.chain_reaction,
+    Family.thrown_object,
 )
 
 

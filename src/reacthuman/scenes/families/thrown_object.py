@@ -1,13 +1,15 @@
 """thrown_object: an object is thrown at the observer.
 
 It appears just out of the thrower's hand, tossed underarm from hip height (0.4-0.6 m) on a
-ballistic arc aimed at the robot's chest or head. (Throws aimed wide were tried and dropped:
-they bounce off the side walls back into reach.) The flight speed is the swept speed, and the
-thrower stands where that throw reaches the robot's reach zone in about the same time in every
-band (0.7-1.05 s): a throw slow enough to leave time from far away would have to be lobbed
-over the ceiling and would arrive falling steeply, its speed set by gravity rather than the
-throw. So the four scenes of a group differ in throw speed and the thrower's distance (the
-time to react barely changes), and arrival speed rises with the band as the sweep intends.
+ballistic arc aimed at the robot's hands, held out 0.3-0.4 m ahead of it at chest height (a
+toss aimed 0.85-1.0 m ahead passed out of a G1's reach before it came down to its chest).
+(Throws aimed wide were tried and dropped: they bounce off the side walls back into reach.) The
+flight speed is the swept speed, and the thrower stands where that throw reaches the robot's
+reach zone in about the same time in every band (0.7-1.05 s): a throw slow enough to leave time
+from far away would have to be lobbed over the ceiling and would arrive falling steeply, its
+speed set by gravity rather than the throw. So the four scenes of a group differ in throw speed
+and the thrower's distance (the time to react barely changes), and arrival speed rises with the
+band as the sweep intends.
 """
 
 from __future__ import annotations
@@ -41,14 +43,18 @@ ENTRY_TIMES = {
     SpeedBand.very_fast: 0.7,
 }
 CEILING_CLEARANCE = 0.25  # m between a lob's apex and the ceiling
+# Where the arc is aimed: where a G1 standing still holds both hands (the reach map in
+# assets/gaits.json: 0.3-0.45 m ahead of the chest, down to 0.15 m below it).
+AIM_AHEAD = (0.3, 0.4)  # m ahead of the robot's feet
+AIM_HEIGHT = (0.95, 1.1)  # m
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
     bearing = rng.uniform(-0.12, 0.12)  # where the thrower stands, off straight ahead
     start_z = rng.uniform(0.4, 0.6)
-    aim_y = rng.uniform(-0.2, 0.2)
-    target = (rng.uniform(0.85, 1.0), aim_y, rng.uniform(1.1, 1.4))  # just inside reach
+    aim_y = rng.uniform(-0.12, 0.12)
+    target = (rng.uniform(*AIM_AHEAD), aim_y, rng.uniform(*AIM_HEIGHT))
     tumble = (rng.uniform(-6.0, 6.0), rng.uniform(-6.0, 6.0), rng.uniform(-3.0, 3.0))
     speed = ctx.speed(FLIGHT_SPEEDS)
     distance = REACH_RADIUS + speed * ENTRY_TIMES[ctx.band]
@@ -120,6 +126,6 @@ SAMPLER = register(
         ),
         rooms=(RoomType.living_room, RoomType.garage, RoomType.playroom, RoomType.hallway),
         build=build,
-        room_heights=(2.8, 3.2),
+        room_heights=(3.3, 3.6),  # the slow band's lob from 4 m rises to about 3 m
     )
 )
