@@ -185,18 +185,29 @@ def test_no_action_stands_with_hands_at_rest():
     assert plan.keyframes[-1].left_hand == robot.REST_LEFT_HAND
 
 
+COUNTER_TOP, COUNTER_EDGE = 0.93, 0.38  # m: rolling_ball's counter, its near end ahead
+
+
+def off_a_counter(speed: float, duration: float) -> GroundTruth:
+    """A ball rolling along a counter toward the robot at ``speed`` from 1.4 m ahead, dropping
+    off the counter's near end to the floor."""
+    radius = 0.037
+    counter = Obstacle(id="counter", lo=(COUNTER_EDGE, -0.5, 0.0), hi=(3.0, 0.5, COUNTER_TOP))
+    points = []
+    for i in range(int(duration * RATE) + 1):
+        t = i / RATE
+        x = 1.4 - speed * t
+        over = max(COUNTER_EDGE - x, 0.0) / speed  # seconds since it left the edge
+        z = max(COUNTER_TOP + radius - 0.5 * G * over * over, radius)
+        points.append((t, (x, 0.03, z)))
+    return truth(points, Action.EXECUTE_CATCH, obstacles=(counter,), size=(2 * radius,) * 3)
+
+
 def test_hands_meet_a_ball_rolling_off_a_counter_short_of_its_edge_not_on_the_top():
     # multi_object and rolling_ball: a ball rolls along a counter toward the robot at its end
     # and drops off the near edge. Hands pressed on the top would push the body away.
-    top, edge, radius, speed = 0.93, 0.38, 0.037, 0.6
-    counter = Obstacle(id="counter", lo=(edge, -0.5, 0.0), hi=(3.0, 0.5, top))
-    points = []
-    for i in range(int(3.0 * RATE) + 1):
-        t = i / RATE
-        x = 1.4 - speed * t
-        over = max(edge - x, 0.0) / speed  # seconds since it left the edge
-        points.append((t, (x, 0.03, top + radius - 0.5 * G * over * over)))
-    t = truth(points, Action.EXECUTE_CATCH, obstacles=(counter,), size=(0.074,) * 3)
+    top, edge = COUNTER_TOP, COUNTER_EDGE
+    t = off_a_counter(speed=0.6, duration=3.0)
     plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
     assert plan.walking_duration == 0.0
     assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.EXECUTE_CATCH
@@ -210,15 +221,7 @@ def test_a_catch_after_the_plans_last_keyframe_time_holds_the_hands_from_before_
     # A slow glide (object_drop, door_swing, shelf_slide run their ground truth 4-4.5 s) meets
     # the hands 3.3 s after the freeze, later than any keyframe (robot.MAX_KEYFRAME_TIME): the
     # hands are in place before then and hold, and nothing in the plan is clipped.
-    top, edge, radius, speed = 0.93, 0.38, 0.037, 0.283
-    counter = Obstacle(id="counter", lo=(edge, -0.5, 0.0), hi=(3.0, 0.5, top))
-    points = []
-    for i in range(int(4.2 * RATE) + 1):
-        t = i / RATE
-        x = 1.4 - speed * t
-        over = max(edge - x, 0.0) / speed
-        points.append((t, (x, 0.03, max(top + radius - 0.5 * G * over * over, radius))))
-    t = truth(points, Action.EXECUTE_CATCH, obstacles=(counter,), size=(0.074,) * 3)
+    t = off_a_counter(speed=0.283, duration=4.2)
     plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
     assert plan.intent.startswith("catch")
     assert not plan.clipped
