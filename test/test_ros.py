@@ -327,3 +327,60 @@ def test_the_recorder_files_out_of_order_messages_under_their_episode(tmp_path):
     assert topics.count(contract.image_topic(contract.CameraName.overhead)) == 1
     assert topics.count(contract.SCENE) == 1 and topics.count(contract.SCORE) == 1
     assert not list(tmp_path.glob("bags/**/*.partial"))
+
+
+def test_a_stopped_recorder_keeps_the_bag_whose_score_arrives_after_the_signal(
+    tmp_path, monkeypatch
+):
+    """A launch stops every node the moment the simulator exits; the last score can still be
+    in flight to the recorder then. Its bag is kept; an episode never scored is dropped."""
+    import os
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import rclpy
+    from std_msgs.msg import String
+
+    from reacthuman.scenes.generate import generate_scene
+    from reacthuman.scenes.spec import Family
+
+    monkeypatch.setenv("ROS_DOMAIN_ID", str(random.randint(30, 90)))  # this process's too
+    monkeypatch.setenv("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    specs = [generate_scene(Family.object_drop, s) for s in (0, 1)]
+    recorder = subprocess.Popen(
+        [sys.executable, "-m", "reacthuman.ros.recorder_node", "--ros-args",
+         "-p", f"run_dir:={tmp_path}"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    try:
+        node = rclpy.create_node("stand_in_for_sim_and_scorer", context=context)
+        scene_pub = node.create_publisher(String, contract.SCENE, contract.EVENTS)
+        score_pub = node.create_publisher(String, contract.SCORE, contract.EVENTS)
+        deadline = time.monotonic() + 60
+        while min(scene_pub.get_subscription_count(), score_pub.get_subscription_count()) < 1:
+            assert time.monotonic() < deadline, "the recorder never subscribed"
+            time.sleep(0.1)
+        for episode, spec in enumerate(specs):
+            scene = contract.SceneMessage(
+                run_id="r", episode=episode, brain="oracle", start_ns=episode * 10 * convert.NS,
+                end_ns=(episode * 10 + 4) * convert.NS, spec=spec,
+            )  # fmt: skip
+            scene_pub.publish(convert.to_string(scene))
+        time.sleep(1.0)
+        recorder.send_signal(signal.SIGINT)
+        time.sleep(0.5)  # the scorer's last score, after the launch's stop
+        score_pub.publish(String(data='{"run_id": "r", "episode": 0, "row": null}'))
+        log = recorder.communicate(timeout=30)[0]
+    finally:
+        recorder.kill()
+        rclpy.shutdown(context=context)
+    assert recorder.returncode == 0, log
+    bags = sorted(tmp_path.glob("bags/oracle/*/*/metadata.yaml"))
+    assert [b.parent.name for b in bags] == [specs[0].scene_id], log
+    assert not list(tmp_path.glob("bags/**/*.partial"))

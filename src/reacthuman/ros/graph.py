@@ -101,13 +101,21 @@ def run_node_process(cls: type, args: list[str] | None = None) -> None:
     """``main`` of one node as its own process (console scripts, launch files, tests).
 
     Parameters come from ``--ros-args`` (``-p``, ``--params-file``); SIGINT and SIGTERM stop
-    it cleanly (stores closed, unfinished bags dropped). The simulator's exit status says how
+    it cleanly (stores closed; the recorder first waits briefly for scores in flight, then
+    drops the bags of episodes that were never scored). The simulator's exit status says how
     the run ended: 0 done or stopped, 1 failed.
     """
     import rclpy
     from rclpy.executors import ExternalShutdownException
+    from rclpy.signals import SignalHandlerOptions
 
-    rclpy.init(args=args)
+    # A node that finishes work after the signal (the recorder's last bag, whose score may
+    # still be in flight when a launch stops the graph) handles SIGINT/SIGTERM itself: rclpy's
+    # own handler would shut the context down before it could take one more message.
+    settles = hasattr(cls, "settle")
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO if settles else None)
+    if settles:
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
     node = cls()
     executor = make_executor()
     executor.add_node(node)
@@ -118,10 +126,15 @@ def run_node_process(cls: type, args: list[str] | None = None) -> None:
             node.executor = executor  # spun by run() itself while it waits
             result = node.run()
             status = 1 if result.state == "failed" else 0
+        elif settles:
+            while True:  # short waits, so the signal is seen within one of them
+                executor.spin_once(timeout_sec=0.2)
         else:
             executor.spin()
     except (KeyboardInterrupt, ExternalShutdownException):
-        pass
+        if settles:
+            with contextlib.suppress(KeyboardInterrupt):  # a second signal: stop at once
+                node.settle(executor)
     finally:
         executor.shutdown()
         if spinner.is_alive():

@@ -43,6 +43,7 @@ STAMPED = {
     )
 }
 GRACE_NS = NS // 2  # sim time into the next episode before the last bag closes
+SETTLE_S = 3.0  # wall s a stopped recorder waits for scores in flight (launch: SIGTERM at 5 s)
 
 
 def _message_class(type_name: str) -> type:
@@ -168,6 +169,17 @@ class RecorderNode(ReactNode):
         path = bag.close(episode in self.scored)
         if path is not None:
             self.written.append(path)
+
+    def settle(self, executor: Any, within_s: float = SETTLE_S) -> None:
+        """After a stop signal, keep taking messages until every open bag has its score (or
+        ``within_s`` passes): a launch stops the graph the moment the simulator exits, which
+        can be before this node has read the last score the scorer already published."""
+        deadline = time.monotonic() + within_s
+        while time.monotonic() < deadline:
+            with self.lock:
+                if all(episode in self.scored for episode in self.bags):
+                    return
+            executor.spin_once(timeout_sec=0.1)
 
     def destroy_node(self) -> None:
         with self.lock:
