@@ -208,6 +208,8 @@ STANDING_CATCHES = (
     Family.ceiling_drop,
     Family.chain_reaction,
     Family.thrown_object,
+    Family.sliding_object,
+    Family.bouncing_object,
 )
 
 

@@ -257,6 +257,14 @@ def table_with_near_edge(
     return piece, top
 
 
+# A counter whose near end is where a G1 standing still holds both hands out (0.3-0.4 m ahead
+# at 0.9-1.1 m): an object coming off that end falls into them, so a catch needs no walk in
+# the time a scene leaves (a G1 walks 0.5 m/s). The families that bring their object to the
+# robot over a counter end there.
+HANDS_COUNTER_NEAR_EDGE = (0.45, 0.5)  # m ahead of the robot's feet
+HANDS_COUNTER_HEIGHT = (0.9, 1.0)  # m: a kitchen counter, a high table, a workbench
+
+
 # A wet glass table top: objects on it keep this share of their dry friction, and the top's own
 # friction is below any of theirs (a pair uses the larger of its two). Both stay below the
 # simulator's floor (kinematics.SIM_MIN_FRICTION, 0.01), so every object glides at that floor,

@@ -1,19 +1,27 @@
-"""bouncing_object: a ball bounces across the floor toward the observer.
+"""bouncing_object: a ball comes bouncing along a long counter toward the observer.
 
-Launched 4.0-4.6 m away, low, with a horizontal speed toward the robot (the swept speed) and
-a small vertical one, it bounces with its restitution during the window (a lead-cored or
-concrete-filled look-alike hardly bounces at all); where it meets the robot depends on the
-bounce sequence, which is what the family tests (paper 3.2). The floor is the ball's path,
-not its outcome: only its arrival ends the decision moment.
+Launched 4.0-4.6 m away, a little above the counter, with a horizontal speed toward the robot
+(the swept speed) and a small vertical one, it bounces on the counter with its restitution
+during the window (a lead-cored or concrete-filled look-alike hardly bounces at all) and goes
+on rolling; where it meets the robot depends on the bounce sequence, which is what the family
+tests (paper 3.2). The counter, not the floor, is its path (a landing on the floor is an
+outcome, as in every family but stair_tumble), and it ends where a G1 standing still holds
+both hands (``HANDS_COUNTER_*``), so the ball comes off its end into them. Bounced across the
+floor, as first built, no ball came up to hands: the simulator reproduces restitution only up
+to 0.4 (``kinematics.SIM_MAX_RESTITUTION``), and none of those catches connected
+(BENCHMARKS.md).
 """
 
 from __future__ import annotations
 
 from reacthuman.scenes.families.base import (
+    HANDS_COUNTER_HEIGHT,
+    HANDS_COUNTER_NEAR_EDGE,
     FamilySampler,
     Layout,
     SampleContext,
     fly,
+    long_table,
     register,
     rolling_spin,
 )
@@ -29,28 +37,40 @@ BOUNCE_SPEEDS = {
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    start = (rng.uniform(4.0, 4.6), rng.uniform(-0.5, 0.5), rng.uniform(0.35, 0.6))
-    aim_y = rng.uniform(-0.3, 0.3)
+    height = rng.uniform(*HANDS_COUNTER_HEIGHT)
+    near_edge = rng.uniform(*HANDS_COUNTER_NEAR_EDGE)
+    counter_y = rng.uniform(-0.12, 0.12)
+    radius = ctx.hazard.shape.size[0] / 2.0
+    start = (
+        rng.uniform(4.0, 4.6),
+        counter_y + rng.uniform(-0.12, 0.12),
+        height + radius + rng.uniform(0.25, 0.45),
+    )
+    counter, top = long_table(
+        ctx, "counter", near_edge, start[0] + 0.3, counter_y, height, rng.uniform(0.4, 0.6)
+    )
+    aim_y = counter_y + rng.uniform(-0.12, 0.12)
     vz = rng.uniform(-1.2, 0.3)
     twist = rng.uniform(-2.0, 2.0)  # about the vertical: it does not change the bounces
     speed = ctx.speed(BOUNCE_SPEEDS)
-    dx, dy = -start[0], aim_y - start[1]
+    dx, dy = near_edge - start[0], aim_y - start[1]
     horizontal = (dx * dx + dy * dy) ** 0.5
     vel = (speed * dx / horizontal, speed * dy / horizontal, vz)
     # Topspin matched to its roll, so a bounce's friction neither brakes nor speeds it.
-    roll = rolling_spin(vel, ctx.hazard.shape.size[0] / 2.0)
+    roll = rolling_spin(vel, radius)
     hazard = ctx.make_object(
         ctx.hazard, "hazard", ObjectRole.hazard, start, lin_vel=vel, ang_vel=(*roll[:2], twist)
     )
-    path = fly(ctx, hazard, [])
+    path = fly(ctx, hazard, [top])
     return Layout(
-        furniture=[],
+        furniture=[counter],
         objects=[hazard],
         primary=hazard.id,
         path=path,
         event_origin=start,
-        description=f"{ctx.hazard.looks_like} comes bouncing across the floor toward the robot",
-        floor_resolves=False,
+        description=(
+            f"{ctx.hazard.looks_like} comes bouncing along a counter toward its end and the robot"
+        ),
     )
 
 
@@ -71,5 +91,7 @@ SAMPLER = register(
         rooms=(RoomType.playroom, RoomType.living_room, RoomType.garage, RoomType.hallway),
         build=build,
         shows_mass=True,
+        # The slow band comes off the counter's end 2.8-3.3 s after t0 and into the hands.
+        horizon=4.0,
     )
 )

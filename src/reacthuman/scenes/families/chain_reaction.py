@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from reacthuman.scenes.catalogue import CatalogueObject
 from reacthuman.scenes.families.base import (
+    HANDS_COUNTER_HEIGHT,
+    HANDS_COUNTER_NEAR_EDGE,
     FamilySampler,
     Layout,
     SampleContext,
@@ -37,9 +39,7 @@ HEAVY_TRIGGER = "bowling_ball"  # for targets heavier than HEAVY_TARGET_KG that 
 MID_TRIGGER = "baseball"
 LIGHT_TRIGGER = "billiard_ball"
 HEAVY_TARGET_KG = 0.12
-# The counter's near edge and top where a G1 standing still holds both hands (rolling_ball's).
-NEAR_EDGE = (0.45, 0.5)  # m ahead of the robot's feet
-HEIGHT = (0.9, 1.0)  # m
+# The counter is base.HANDS_COUNTER_*: its near end is where a G1 standing still holds both hands.
 # How far the ball rolls to the object: the very fast band strikes 0.72 s after t0 at the
 # earliest (a 0.3 s window, its 0.3 s margin and the design slack), the slow one by 2.5 s.
 GAP = (2.3, 2.45)  # m
@@ -47,8 +47,8 @@ GAP = (2.3, 2.45)  # m
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    height = rng.uniform(*HEIGHT)
-    near_edge = rng.uniform(*NEAR_EDGE)
+    height = rng.uniform(*HANDS_COUNTER_HEIGHT)
+    near_edge = rng.uniform(*HANDS_COUNTER_NEAR_EDGE)
     table_y = rng.uniform(-0.15, 0.15)
     y = rng.uniform(-0.12, 0.12)
     behind = rng.uniform(0.01, 0.03)  # its centre this far behind the edge: precarious

@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 
 from reacthuman.scenes.families.base import (
+    HANDS_COUNTER_HEIGHT,
+    HANDS_COUNTER_NEAR_EDGE,
     WET_FACTOR,
     WET_TOP_FRICTION,
     FamilySampler,
@@ -37,8 +39,6 @@ SPEEDS = {  # m/s along the table at the start
     SpeedBand.very_fast: (1.4, 1.5),
 }
 # The table's near end and top where a G1 standing still holds both hands (rolling_ball's).
-NEAR_EDGE = (0.45, 0.5)  # m ahead of the robot's feet
-HEIGHT = (0.9, 1.0)  # m: a kitchen counter or a high table
 # Where the push starts: far enough that the very fast band leaves its window and margin
 # before the reach zone, near enough that the slow one tips off inside the horizon.
 START = (2.28, 2.32)  # m
@@ -46,8 +46,8 @@ START = (2.28, 2.32)  # m
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    height = rng.uniform(*HEIGHT)
-    near_edge = rng.uniform(*NEAR_EDGE)
+    height = rng.uniform(*HANDS_COUNTER_HEIGHT)
+    near_edge = rng.uniform(*HANDS_COUNTER_NEAR_EDGE)
     y = rng.uniform(-0.12, 0.12)
     start_x = rng.uniform(*START)
     yaw = 0.0 if is_ball(ctx.hazard) else rng.uniform(-math.pi / 2, math.pi / 2)

@@ -12,6 +12,8 @@ and arrives well after (paper Figure 5b).
 from __future__ import annotations
 
 from reacthuman.scenes.families.base import (
+    HANDS_COUNTER_HEIGHT,
+    HANDS_COUNTER_NEAR_EDGE,
     FamilySampler,
     Layout,
     SampleContext,
@@ -29,11 +31,9 @@ ROLL_SPEEDS = {
     SpeedBand.fast: (1.25, 1.35),
     SpeedBand.very_fast: (1.5, 1.6),
 }
-# The counter's near edge and top where a G1 standing still holds both hands (the reach map in
-# assets/gaits.json: 0.4-0.45 m ahead of the chest, 0.1-0.2 m below it): a slow ball drops off
-# almost straight down, into hands held just short of the edge.
-NEAR_EDGE = (0.45, 0.5)  # m ahead of the robot's feet
-HEIGHT = (0.9, 1.0)  # m: a kitchen counter or a bar
+# The counter is base.HANDS_COUNTER_*, where a G1 standing still holds both hands (the reach
+# map in assets/gaits.json: 0.4-0.45 m ahead of the chest, 0.1-0.2 m below it): a slow ball
+# drops off almost straight down, into hands held just short of the edge.
 # The ball starts far enough down the table that the very fast band still leaves a 0.3 s window
 # and its margin before it enters the reach zone, and near enough that the slow one reaches
 # the edge about 3 s after t0, inside the ground-truth horizon.
@@ -42,8 +42,8 @@ START = (2.38, 2.46)  # m
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    height = rng.uniform(*HEIGHT)
-    near_edge = rng.uniform(*NEAR_EDGE)
+    height = rng.uniform(*HANDS_COUNTER_HEIGHT)
+    near_edge = rng.uniform(*HANDS_COUNTER_NEAR_EDGE)
     table_y = rng.uniform(-0.15, 0.15)
     start_x = rng.uniform(*START)
     radius = ctx.hazard.shape.size[0] / 2.0

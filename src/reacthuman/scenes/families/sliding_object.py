@@ -1,10 +1,14 @@
-"""sliding_object: an object slides down a ramp toward the observer and onto the floor.
+"""sliding_object: an object slides down a ramp on a counter, off its low end toward the observer.
 
 The ramp's angle is floored just above the friction cone (paper 3.4: 0.3-0.7 degree past the
 angle at which the object's friction would hold it), so sliding is guaranteed and the object
 keeps about the speed it was pushed with, gaining a little: the push is the swept speed. The
-ramp's low end is inside the reach zone; the object starts on it outside the zone, clear of
-the prop that holds up the ramp's high end, and enters the zone while still on the ramp.
+ramp stands on a counter (a workbench, a high table) and ends at the counter's near end
+(``HANDS_COUNTER_*``), where a G1 standing still holds both hands: what comes off it falls into
+them, as in object_drop. (A ramp down to the floor ended below any hands the G1 can bring
+there: none of its catches connected, BENCHMARKS.md.) The object starts on the ramp outside
+the reach zone, clear of the prop that holds up the ramp's high end, and enters the zone while
+still on the ramp.
 """
 
 from __future__ import annotations
@@ -12,7 +16,8 @@ from __future__ import annotations
 import math
 
 from reacthuman.scenes.families.base import (
-    INCLINE_PUSH_SPEEDS,
+    HANDS_COUNTER_HEIGHT,
+    HANDS_COUNTER_NEAR_EDGE,
     WOOD_COLORS,
     FamilyError,
     FamilySampler,
@@ -21,27 +26,40 @@ from reacthuman.scenes.families.base import (
     entry_x,
     furniture,
     incline_accel,
+    long_table,
     mu,
     register,
     slide_down,
 )
 from reacthuman.scenes.geometry import quat_from_axis_angle, quat_from_yaw, quat_mul
-from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType
+from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType, SpeedBand
 
 PROP = 0.04  # m, the board that holds up the ramp's high end
-MAX_HEIGHT = 1.3  # m: a ramp higher than this is not a household ramp
+# m above the counter. A grippy object (a folded towel, 0.9) needs a 43 degree chute to slide,
+# and the run that leaves the very fast band its window keeps every ramp about 1.9 m long.
+MAX_RISE = 1.6
+# m/s down the ramp at the start: faster than shelf_slide's (INCLINE_PUSH_SPEEDS), so that the
+# slow band comes off the ramp's end inside the horizon; the very fast band's longer run keeps
+# its window and margin before the reach zone.
+SLIDE_SPEEDS = {
+    SpeedBand.slow: (0.3, 0.33),
+    SpeedBand.normal: (0.6, 0.65),
+    SpeedBand.fast: (0.95, 1.0),
+    SpeedBand.very_fast: (1.3, 1.4),
+}
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    low_x = rng.uniform(0.8, 1.05)
-    y = rng.uniform(-0.3, 0.3)
+    low_x = rng.uniform(*HANDS_COUNTER_NEAR_EDGE)  # the ramp ends at the counter's near end
+    counter_h = rng.uniform(*HANDS_COUNTER_HEIGHT)
+    y = rng.uniform(-0.12, 0.12)
     width = rng.uniform(0.55, 0.8)
     ramp_friction = rng.uniform(0.25, 0.4)
     past = math.radians(rng.uniform(0.3, 0.7))
-    run = rng.uniform(0.85, 1.0)  # down the ramp from the start to the reach zone's edge
+    run = rng.uniform(1.0, 1.1)  # down the ramp from the start to the reach zone's edge
     color = rng.choice(WOOD_COLORS)
-    push = ctx.speed(INCLINE_PUSH_SPEEDS)
+    push = ctx.speed(SLIDE_SPEEDS)
 
     size_x, size_y, size_z = ctx.hazard.shape.size
     yaw = 0.0 if size_x >= size_y else math.pi / 2.0  # long side down the ramp
@@ -53,18 +71,23 @@ def build(ctx: SampleContext) -> Layout:
     normal = (-math.sin(angle), 0.0, math.cos(angle))
     start_s = (entry_x(y) - low_x) / math.cos(angle) + run  # up the slope from the low end
     slope = start_s + along + PROP + 0.06
-    length, height = slope * math.cos(angle), slope * math.sin(angle)
-    if height > MAX_HEIGHT:
-        raise FamilyError(f"the ramp would be {height:.2f} m high")
+    length, rise = slope * math.cos(angle), slope * math.sin(angle)
+    if rise > MAX_RISE:
+        raise FamilyError(f"the ramp would rise {rise:.2f} m above the counter")
+    if counter_h + rise > ctx.room_height - 0.1:
+        raise FamilyError(f"the ramp's high end ({counter_h + rise:.2f} m) would reach the ceiling")
+    counter, _top = long_table(
+        ctx, "counter", low_x, low_x + length + 0.1, y, counter_h, ramp_friction
+    )
     ramp = furniture(
         "ramp",
         FurnitureKind.ramp,
-        (low_x + length / 2.0, y, height / 2.0),
-        (length, width, height),
+        (low_x + length / 2.0, y, counter_h + rise / 2.0),
+        (length, width, rise),
         color,
         ramp_friction,
     )
-    surface = (low_x + start_s * up[0], y, start_s * up[2])
+    surface = (low_x + start_s * up[0], y, counter_h + start_s * up[2])
     pos = tuple(surface[i] + (size_z / 2.0 + 0.002) * normal[i] for i in range(3))
     tilt = quat_from_axis_angle((0.0, 1.0, 0.0), -angle)
     down = (-up[0], 0.0, -up[2])
@@ -78,12 +101,14 @@ def build(ctx: SampleContext) -> Layout:
     )
     path = slide_down(ctx, hazard, down, incline_accel(angle, friction), start_s)
     return Layout(
-        furniture=[ramp],
+        furniture=[counter, ramp],
         objects=[hazard],
         primary=hazard.id,
         path=path,
         event_origin=surface,
-        description=f"{ctx.hazard.looks_like} slides down a ramp toward the robot",
+        description=(
+            f"{ctx.hazard.looks_like} slides down a ramp on a counter toward its end and the robot"
+        ),
         design_speed_ratio=2.6,  # as shelf_slide: steep boards creep
     )
 
@@ -116,5 +141,8 @@ SAMPLER = register(
         rooms=(RoomType.garage, RoomType.playroom, RoomType.living_room, RoomType.hallway),
         build=build,
         shows_mass=True,
+        # The slow band slides the 1.8-1.9 m down the ramp (0.3 m/s, gaining a little) and
+        # comes off its low end 3.8-4.6 s after t0, into the hands 0.15 s later.
+        horizon=5.0,
     )
 )

@@ -14,6 +14,8 @@ the swept speed.
 from __future__ import annotations
 
 from reacthuman.scenes.families.base import (
+    HANDS_COUNTER_HEIGHT,
+    HANDS_COUNTER_NEAR_EDGE,
     FamilySampler,
     Layout,
     SampleContext,
@@ -31,9 +33,7 @@ EDGE_SPEEDS = {
     SpeedBand.fast: (1.25, 1.35),
     SpeedBand.very_fast: (1.55, 1.65),
 }
-# The counter's near edge and top where a G1 standing still holds both hands (rolling_ball's).
-NEAR_EDGE = (0.45, 0.5)  # m ahead of the robot's feet
-COUNTER_HEIGHT = (0.9, 1.0)  # m
+# The counter is base.HANDS_COUNTER_*: its near end is where a G1 standing still holds both hands.
 # The bar table's near edge: far enough that every band lands on the counter before the
 # reach zone (a very fast ball flies 0.45 m forward in its 0.4 m drop), so each arrives rolling.
 BAR_EDGE = (1.75, 1.85)  # m
@@ -45,8 +45,8 @@ RUN = (0.55, 0.65)  # m
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    counter_h = rng.uniform(*COUNTER_HEIGHT)
-    near_edge = rng.uniform(*NEAR_EDGE)
+    counter_h = rng.uniform(*HANDS_COUNTER_HEIGHT)
+    near_edge = rng.uniform(*HANDS_COUNTER_NEAR_EDGE)
     bar_h = rng.uniform(*BAR_HEIGHT)
     bar_edge = rng.uniform(*BAR_EDGE)
     table_y = rng.uniform(-0.15, 0.15)
