@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import random
 import subprocess
 import sys
 import threading
@@ -18,6 +20,24 @@ from reacthuman.scenes.sets import Scene, SetManifest, generate_set
 from reacthuman.sim.truth import ground_truth
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def graph_env() -> dict[str, str]:
+    """A node process's environment: a DDS domain of its own, discovery on loopback only."""
+    env = dict(os.environ)
+    env.update(
+        ROS_DOMAIN_ID=str(random.randint(102, 160) - 60),
+        ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST",
+        AMENT_PREFIX_PATH=sys.prefix,
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def node_command(node: str, **params: object) -> list[str]:
+    """``python -m reacthuman.ros.<node> --ros-args -p key:=value ...``"""
+    args = [arg for key, value in params.items() for arg in ("-p", f"{key}:={value}")]
+    return [sys.executable, "-m", f"reacthuman.ros.{node}", "--ros-args", *args]
 
 
 @pytest.fixture(scope="session")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import random
 import signal
 import sqlite3
 import subprocess
@@ -12,29 +10,12 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import graph_env, node_command, run_cli
 
 pytestmark = [pytest.mark.genesis, pytest.mark.slow]
 
 SCENES = 3
 NODE_PROCESSES = ("brain_node", "spine_node", "scorer_node", "recorder_node")
-
-
-def graph_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        ROS_DOMAIN_ID=str(random.randint(102, 160) - 60),
-        ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST",
-        AMENT_PREFIX_PATH=sys.prefix,
-        PYTHONUNBUFFERED="1",
-    )
-    return env
-
-
-def node_command(node: str, **params: object) -> list[str]:
-    """``python -m reacthuman.ros.<node> --ros-args -p key:=value ...``"""
-    args = [arg for key, value in params.items() for arg in ("-p", f"{key}:={value}")]
-    return [sys.executable, "-m", f"reacthuman.ros.{node}", "--ros-args", *args]
 
 
 def start(node: str, run: Path, env: dict[str, str]) -> subprocess.Popen:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import graph_env, node_command
 
 from reacthuman.ros import contract, convert
 from reacthuman.ros.graph import NODES, PARAMETERS_FILE, isolate, node_parameters
@@ -334,11 +335,8 @@ def test_a_stopped_recorder_keeps_the_bag_whose_score_arrives_after_the_signal(
 ):
     """A launch stops every node the moment the simulator exits; the last score can still be
     in flight to the recorder then. Its bag is kept; an episode never scored is dropped."""
-    import os
-    import random
     import signal
     import subprocess
-    import sys
     import time
 
     import rclpy
@@ -347,13 +345,12 @@ def test_a_stopped_recorder_keeps_the_bag_whose_score_arrives_after_the_signal(
     from reacthuman.scenes.generate import generate_scene
     from reacthuman.scenes.spec import Family
 
-    monkeypatch.setenv("ROS_DOMAIN_ID", str(random.randint(30, 90)))  # this process's too
-    monkeypatch.setenv("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env = graph_env()
+    for key in ("ROS_DOMAIN_ID", "ROS_AUTOMATIC_DISCOVERY_RANGE"):  # this process's too
+        monkeypatch.setenv(key, env[key])
     specs = [generate_scene(Family.object_drop, s) for s in (0, 1)]
     recorder = subprocess.Popen(
-        [sys.executable, "-m", "reacthuman.ros.recorder_node", "--ros-args",
-         "-p", f"run_dir:={tmp_path}"],
+        node_command("recorder_node", run_dir=tmp_path),
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     context = rclpy.Context()

@@ -38,7 +38,7 @@ SPEEDS = {  # m/s along the table at the start
     SpeedBand.fast: (1.2, 1.3),
     SpeedBand.very_fast: (1.4, 1.5),
 }
-# The table's near end and top where a G1 standing still holds both hands (rolling_ball's).
+# The table is base.HANDS_COUNTER_*: its near end is where a G1 standing still holds both hands.
 # Where the push starts: far enough that the very fast band leaves its window and margin
 # before the reach zone, near enough that the slow one tips off inside the horizon.
 START = (2.28, 2.32)  # m
