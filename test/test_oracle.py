@@ -124,6 +124,25 @@ def test_a_falling_object_in_reach_is_met_standing_with_both_hands_in_its_path()
     assert table.reach.reaches(pose.left_hand) and table.reach.reaches(pose.right_hand, False)
 
 
+def test_off_to_one_side_both_hands_meet_it_astride_its_path_where_one_arm_cannot_cross():
+    # 0.2 m to the left the right arm does not come across to the ball's path (the reach map):
+    # the left hand meets it and the right comes as near as it reaches, the ball wider than
+    # the opening between the fists, instead of one hand alone.
+    t = drop(0.35, 0.2, 3.0, window=0.1)
+    table = load_gaits()
+    plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
+    assert plan.walking_duration == 0.0
+    pose = plan.keyframes[-2]
+    x, _y, z = pose.left_hand
+    assert not table.reach.reaches((x, 0.2 - oracle.HAND_GAP, z), left=False)  # side by side
+    assert pose.right_hand != [-v if i == 1 else v for i, v in enumerate(table.ready)]
+    left, right = world_hands_at(plan, pose.t, None)
+    assert right[1] < 0.2 < left[1]  # astride the path
+    assert left[1] - right[1] - oracle.FIST_WIDTH < 0.08  # narrower than the ball
+    assert table.reach.reaches(pose.left_hand) and table.reach.reaches(pose.right_hand, False)
+    assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.EXECUTE_CATCH
+
+
 def test_out_of_reach_it_walks_first_and_raises_the_hands_once_stopped():
     # Something light sinking slowly a step and a half ahead (a balloon, a leaf of paper).
     t = flight((0.95, 0.0, 2.4), (0.0, 0.0, -0.5), action=Action.EXECUTE_CATCH)

@@ -13,9 +13,10 @@ its decisions that end as intended is the benchmark's own execution-validity fig
   to rise; the object must not touch the body before it reaches the hands; the walk must keep
   clear of walls, furniture and objects. Among those it takes the one where the object is
   slowest and nearest chest height, with the least walking, and brings both hands to meet the
-  object, where the arms really reach (the table's reach map): side by side in its path,
-  under it when it falls, once any walking command has ended (hands raised while walking
-  change the gait), and a little before it arrives.
+  object, where the arms really reach (the table's reach map): side by side in its path
+  (astride it where one arm cannot come across that far), under it when it falls, once any
+  walking command has ended (hands raised while walking change the gait), and a little
+  before it arrives.
 * **Dodge**: every gait with the arms at rest against the object's swept volume (its box at
   every moment after the freeze): the shortest walk that keeps the body ``DODGE_MARGIN`` from
   it all the way to the horizon, clear of walls and furniture, and that still reads as a dodge
@@ -32,6 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -72,13 +74,19 @@ LANDING_MARGIN = 0.05  # s: meet the object at least this long before it lands
 # m from the object's path to each hand centre: the fists (about 5 cm across) side by side with
 # no gap a ball could drop through (0.05 let billiard balls and baseballs fall between them).
 HAND_GAP = 0.03
+FIST_WIDTH = 0.05  # m across a G1 fist
+# Where the far arm cannot come across to the object's path, it tries places this much
+# further out, this many times (the opening must stay narrower than the object).
+ASTRIDE_STEP = 0.01  # m
+ASTRIDE_STEPS = 7
 HAND_CLEARANCE = 0.05  # m around furniture's footprint a hand counts as over it
 BOX_SPACING = 0.12  # m between the sample points of the object's box
-# What a catch's cost adds for walking at all and for one hand alone: each makes the hands
-# land less surely than the gait table and the reach map say (a short turning walk and one
-# hand were chosen over standing with both for a catch 0.4 s earlier, and missed).
+# What a catch's cost adds for walking at all and for hands not side by side in the path (one
+# alone, or two astride it): each makes the hands land less surely than the gait table and
+# the reach map say (a short turning walk and one hand were chosen over standing with both
+# for a catch 0.4 s earlier, and missed).
 WALK_COST = 0.3
-ONE_HAND_COST = 0.3
+ASIDE_COST = 0.3
 # m ahead of the hand origin that hands held out toward an object out of reach go: inside the
 # reach map (0.5 m strained the arms and, held in the room while the body swayed, fell twice).
 REACH_TOWARD = 0.4
@@ -281,15 +289,23 @@ def no_action_plan() -> ReactionPlan:
     return _plan("stay put: it will not reach me", None, [_rest(0.3)])
 
 
-def hands_at(
-    path: Path, i: int, base: np.ndarray, room: Room, table: GaitTable
-) -> tuple[Vec3, Vec3, float] | None:
+class Meeting(NamedTuple):
+    """Where the hands meet the object: offsets from the hand origin, and the knee bend."""
+
+    left: Vec3
+    right: Vec3
+    knee: float
+    side_by_side: bool  # both fists in its path; False: one hand alone, or the two astride it
+
+
+def hands_at(path: Path, i: int, base: np.ndarray, room: Room, table: GaitTable) -> Meeting | None:
     """Both hands meeting the object at path sample ``i`` with the body at ``base`` (x, y,
     heading): side by side across its path (whichever touches it first closes on it), a
     little under its centre when it falls, and never on or just above furniture (hands pressed
-    on a table push the body away); off to one side, the hand on that side alone (the other
-    held ready).
-    Returns the hands and the knee bend; None when out of reach."""
+    on a table push the body away). Off to one side, where the other arm cannot come across
+    that far, the hand on that side meets it and the other comes as near as it reaches, the
+    object still wider than the opening between them; where not even that, the hand on that
+    side alone (the other held ready). None when out of reach."""
     local = _hand_offset(tuple(float(v) for v in path.point[i]), base)
     if local[0] < BODY_FRONT + path.radius + 0.03:
         return None
@@ -313,13 +329,25 @@ def hands_at(
         return True
 
     if reach.reaches(left, left=True) and reach.reaches(right, left=False) and free(left, right):
-        return left, right, knee
-    # Off to one side, one hand meets it alone and the other waits where it rests.
-    if y > 0 and reach.reaches(alone, left=True) and free(alone):
-        return alone, _mirrored(ready), knee
-    if y < 0 and reach.reaches(alone, left=False) and free(alone):
-        return ready, alone, knee
-    return None
+        return Meeting(left, right, knee, side_by_side=True)
+    on_left = y > 0
+    if y == 0 or not reach.reaches(alone, left=on_left) or not free(alone):
+        return None
+    # The hand on the object's side in its path; the other steps out from its side-by-side
+    # place toward its own side until its arm reaches, while the object cannot pass between.
+    near = left if on_left else right
+    side = -1.0 if on_left else 1.0
+    for step in range(1, ASTRIDE_STEPS + 1):
+        far = (x, y + side * HAND_GAP + side * ASTRIDE_STEP * step, z)
+        if abs(near[1] - far[1]) - FIST_WIDTH >= 2.0 * path.radius:
+            break
+        if reach.reaches(near, left=on_left) and reach.reaches(far, left=not on_left):
+            pair = (near, far) if on_left else (far, near)
+            if free(*pair):
+                return Meeting(pair[0], pair[1], knee, side_by_side=False)
+    if on_left:
+        return Meeting(alone, _mirrored(ready), knee, side_by_side=False)
+    return Meeting(ready, alone, knee, side_by_side=False)
 
 
 def catch_plan(
@@ -367,9 +395,8 @@ def catch_plan(
                 continue
             speed = float(np.linalg.norm(path.velocity[i]))
             height = abs(float(path.point[i][2]) - CHEST_HEIGHT)
-            left, right, knee = hands
+            left, right, knee, side_by_side = hands
             left_held, right_held = left == gaits.ready, right == _mirrored(gaits.ready)
-            one_hand = left_held or right_held
             # The meeting hand, into the anchor's frame; one held ready stays as it is.
             if not left_held:
                 left = moved_frame(left, poses[i], anchor)
@@ -381,7 +408,7 @@ def catch_plan(
                 + 2.0 * moved
                 + 0.3 * float(t)
                 + (WALK_COST if gait is not None else 0.0)
-                + (ONE_HAND_COST if one_hand else 0.0)
+                + (ASIDE_COST if not side_by_side else 0.0)
             )
             if best is not None and cost >= best.cost:
                 continue
