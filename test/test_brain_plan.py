@@ -247,3 +247,27 @@ def test_fixed_baselines_and_the_seeded_random_brain(scenes_with_truth):
     }
     assert picks == set(Action)
     assert BASELINES["random"](observation) == BASELINES["random"](observation)
+
+
+def test_only_hands_the_plan_holds_out_close_on_what_they_meet():
+    # The oracle's one-hand catch holds the other hand ready (the default pose): that one does
+    # not grab; a plan with the hands at rest closes none; nor does no plan (an R1).
+    table = load_gaits()
+    ready_right = [table.ready[0], -table.ready[1], table.ready[2]]
+    one_hand = parse_plan(
+        {
+            "object_identified": "mug",
+            "intent": "catch it on my left",
+            "confidence": 0.9,
+            "walking_cmd": [0.0, 0.0, 0.0],
+            "walking_duration": 0.0,
+            "keyframes": [
+                {"t": 0.3, "left_hand": [0.35, 0.25, -0.1], "right_hand": ready_right},
+            ],
+        }
+    )
+    assert classify_module.reaching_hands(one_hand) == {"left_hand"}
+    at_rest = BASELINES["no-action"](None)
+    assert classify(at_rest, (1.0, 0.0)) is Action.NO_ACTION
+    assert classify_module.reaching_hands(at_rest) == set()
+    assert classify_module.reaching_hands(None) == set()

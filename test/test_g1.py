@@ -268,12 +268,23 @@ def test_unitrees_motion_policy_walks_the_29_dof_g1(ground):
     assert trial.distance >= 2.0, trial.distance
 
 
+HELD_OUT = Keyframe(t=0.8, left_hand=(0.3, 0.1, -0.15), right_hand=robot.REST_RIGHT_HAND)
+
+
 @pytest.mark.genesis
 @pytest.mark.slow
-def test_a_ball_dropped_into_the_held_out_hand_is_grasped_and_caught(g1):
+@pytest.mark.parametrize(
+    ("pose", "result"),
+    [(HELD_OUT, Result.caught), (REST, Result.clear)],
+    ids=["held-out-hand-closes", "hand-at-rest-does-not"],
+)
+def test_a_ball_dropped_onto_a_hand_is_grasped_only_by_a_hand_held_out(g1, pose, result):
+    # The fingers close on what a hand meets only where the plan holds that hand out to catch
+    # (brain.classify.reaching_hands): a ball bouncing off an arm hanging at rest is no catch.
+    from reacthuman.brain.classify import reaching_hands
     from reacthuman.sim.body import G1Body, add_g1
     from reacthuman.sim.episode import genesis
-    from reacthuman.sim.execute import steps_of_tick
+    from reacthuman.sim.execute import steps_of_tick, touch
     from reacthuman.sim.settings import DT as STEP
 
     gs = genesis()
@@ -283,8 +294,10 @@ def test_a_ball_dropped_into_the_held_out_hand_is_grasped_and_caught(g1):
     ball = scene.add_entity(gs.morphs.Sphere(radius=0.04, pos=(5.0, 5.0, 0.04)))
     scene.build()
     body.stand_up()
-    held_out = Keyframe(t=0.8, left_hand=(0.3, 0.1, -0.15), right_hand=robot.REST_RIGHT_HAND)
-    g1.start(plan(keyframes=[held_out]), (0.0, 0.0, 0.0), 0.0)
+    chosen = plan(keyframes=[pose])
+    reaching = reaching_hands(chosen)
+    assert reaching == ({"left_hand"} if pose is HELD_OUT else set())
+    g1.start(chosen, (0.0, 0.0, 0.0), 0.0)
     judge = _judge()
     for tick in range(150):
         if tick == 60:
@@ -296,10 +309,8 @@ def test_a_ball_dropped_into_the_held_out_hand_is_grasped_and_caught(g1):
             scene.step()
             if tick < 60:
                 continue
-            forces, link = body.touches(ball)
+            forces, _link = touch(body, ball, scene, reaching, judge.may_hold())
             on_floor = len(ball.get_contacts(with_entity=floor)["geom_a"]) > 0
-            if link is not None:
-                body.grasp(link, ball, scene)
             point = tuple(float(v) for v in ball.get_pos())
             hands = body.hand_points()
             base, _quat = body.base()
@@ -307,9 +318,10 @@ def test_a_ball_dropped_into_the_held_out_hand_is_grasped_and_caught(g1):
                 tick * 0.02, point, (0, 0, -1), on_floor, hands, base, forces, STEP
             )
     outcome = judge.outcome()
-    assert outcome.result is Result.caught, outcome
-    assert outcome.first_contact.part == "left_hand"
-    assert math.dist(point, body.hand_points()["left"]) < 0.15
+    assert outcome.first_contact is not None and outcome.first_contact.part == "left_hand"
+    assert outcome.result is result, outcome
+    held = math.dist(point, body.hand_points()["left"]) < 0.15
+    assert held is (result is Result.caught)
 
 
 @pytest.mark.genesis

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from reacthuman.brain.classify import reaching_hands
 from reacthuman.brain.client import Decision
 from reacthuman.brain.run import Brain, brain_sees_truth, decide_one
 from reacthuman.brain.store import ResponseStore
@@ -261,6 +262,7 @@ def execute_decision(
             command_for if command_for is not None else controller.command,
             judge,
             ticked,
+            reaching=reaching_hands(decision.plan),
         )
     finally:
         if recorder is not None:

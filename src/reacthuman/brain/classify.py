@@ -59,16 +59,31 @@ class ClassifierConfig(BaseModel):
         return cls.model_validate(yaml.safe_load(Path(path).read_text()) or {})
 
 
+def hand_extensions(plan: ReactionPlan) -> dict[str, float]:
+    """Per hand ("left_hand", "right_hand"), the largest distance of its target from its
+    resting position over the plan's keyframes."""
+    out = {"left_hand": 0.0, "right_hand": 0.0}
+    for frame in plan.keyframes:
+        out["left_hand"] = max(out["left_hand"], math.dist(frame.left_hand, robot.REST_LEFT_HAND))
+        out["right_hand"] = max(
+            out["right_hand"], math.dist(frame.right_hand, robot.REST_RIGHT_HAND)
+        )
+    return out
+
+
 def hand_extension(plan: ReactionPlan) -> float:
     """The largest distance of either hand's target from its resting position."""
-    largest = 0.0
-    for frame in plan.keyframes:
-        for hand, rest in (
-            (frame.left_hand, robot.REST_LEFT_HAND),
-            (frame.right_hand, robot.REST_RIGHT_HAND),
-        ):
-            largest = max(largest, math.dist(hand, rest))
-    return largest
+    return max(hand_extensions(plan).values())
+
+
+def reaching_hands(plan: ReactionPlan | None, config: ClassifierConfig | None = None) -> set[str]:
+    """The hands the plan holds out (at least the rule's ``reach`` from rest at some keyframe):
+    the ones whose fingers close on an object they meet. A hand left at rest or held ready
+    does not grab what bumps into it (a ball bouncing off a hanging arm is not a catch)."""
+    if plan is None:
+        return set()
+    reach = (config if config is not None else ClassifierConfig()).reach
+    return {hand for hand, extension in hand_extensions(plan).items() if extension >= reach}
 
 
 def classify(

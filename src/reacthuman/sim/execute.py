@@ -10,7 +10,7 @@ physics steps round(4.8 k) .. round(4.8 (k + 1)), alternately 5 and 4 steps.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from reacthuman.scenes.spec import SceneObject
@@ -59,22 +59,36 @@ def graspable(obj: SceneObject) -> bool:
     return obj.graspable and obj.mass_kg < GRASP_MAX_MASS and obj.joint is None
 
 
+def touch(
+    body: Any, entity: Any, scene: Any, closing: Collection[str], may_hold: bool
+) -> tuple[dict[str, float], int | None]:
+    """This step's contact forces between the object and the robot (per part) and the hand
+    link touching it, if any. A hand in ``closing`` that meets it closes on it
+    (``sim.body.G1Body.grasp``), unless the judge says it may no longer be held."""
+    forces, hand_link = body.touches(entity)
+    if hand_link is not None and may_hold and body.hand_side[hand_link] in closing:
+        body.grasp(hand_link, entity, scene)
+    return forces, hand_link
+
+
 def execute(
     episode: Episode,
     initial: JointState,
     command_for: Callable[[JointState], JointCommand],
     judge: OutcomeJudge,
     on_tick: Callable[[JointCommand, float], None] | None = None,
+    reaching: Collection[str] = (),
 ) -> ExecutionOutcome:
     """Run the execution to the horizon and judge it; leaves the scene at the horizon.
 
     With the G1, each command's targets and gains go to the body before the tick's physics
-    steps, contacts between the object and the robot are read after each step, and a hand
-    that meets an object it can hold closes on it (``sim.body.G1Body.grasp``)."""
+    steps, contacts between the object and the robot are read after each step, and a hand the
+    plan holds out (``reaching``: "left_hand", "right_hand", ``brain.classify.reaching_hands``)
+    that meets an object it can hold closes on it (``touch``)."""
     episode.scene.reset(episode.freeze_state)
     body = episode.body
     hazard = episode.hazard
-    can_grasp = body is not None and graspable(hazard.obj)
+    closing = set(reaching) if body is not None and graspable(hazard.obj) else set()
     state = initial
     step = 0
     previous = episode.hazard_point()
@@ -94,9 +108,7 @@ def execute(
             if body is None:
                 judge.observe(step * DT, point, velocity, on_floor, command)  # type: ignore[arg-type]
                 continue
-            forces, hand_link = body.touches(hazard.entity)
-            if hand_link is not None and can_grasp and judge.may_hold():
-                body.grasp(hand_link, hazard.entity, episode.scene)
+            forces, _hand = touch(body, hazard.entity, episode.scene, closing, judge.may_hold())
             base, _quat = body.base()
             judge.observe_contacts(
                 step * DT,
