@@ -309,7 +309,7 @@ def test_a_ball_dropped_onto_a_hand_is_grasped_only_by_a_hand_held_out(g1, pose,
             scene.step()
             if tick < 60:
                 continue
-            forces, _link = touch(body, ball, scene, reaching, judge.may_hold())
+            forces = touch(body, ball, scene, reaching, judge.may_hold())
             on_floor = len(ball.get_contacts(with_entity=floor)["geom_a"]) > 0
             point = tuple(float(v) for v in ball.get_pos())
             hands = body.hand_points()

@@ -337,11 +337,11 @@ def hands_at(path: Path, i: int, base: np.ndarray, room: Room, table: GaitTable)
     # place toward its own side until its arm reaches, while the object cannot pass between.
     near = left if on_left else right
     side = -1.0 if on_left else 1.0
-    for step in range(1, ASTRIDE_STEPS + 1):
+    for step in range(1, ASTRIDE_STEPS + 1 if reach.reaches(near, left=on_left) else 1):
         far = (x, y + side * HAND_GAP + side * ASTRIDE_STEP * step, z)
         if abs(near[1] - far[1]) - FIST_WIDTH >= 2.0 * path.radius:
             break
-        if reach.reaches(near, left=on_left) and reach.reaches(far, left=not on_left):
+        if reach.reaches(far, left=not on_left):
             pair = (near, far) if on_left else (far, near)
             if free(*pair):
                 return Meeting(pair[0], pair[1], knee, side_by_side=False)

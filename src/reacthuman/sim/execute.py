@@ -61,14 +61,14 @@ def graspable(obj: SceneObject) -> bool:
 
 def touch(
     body: Any, entity: Any, scene: Any, closing: Collection[str], may_hold: bool
-) -> tuple[dict[str, float], int | None]:
-    """This step's contact forces between the object and the robot (per part) and the hand
-    link touching it, if any. A hand in ``closing`` that meets it closes on it
-    (``sim.body.G1Body.grasp``), unless the judge says it may no longer be held."""
+) -> dict[str, float]:
+    """This step's contact forces between the object and the robot, per part. A hand in
+    ``closing`` that meets it closes on it (``sim.body.G1Body.grasp``), unless the judge says
+    it may no longer be held."""
     forces, hand_link = body.touches(entity)
     if hand_link is not None and may_hold and body.hand_side[hand_link] in closing:
         body.grasp(hand_link, entity, scene)
-    return forces, hand_link
+    return forces
 
 
 def execute(
@@ -108,7 +108,7 @@ def execute(
             if body is None:
                 judge.observe(step * DT, point, velocity, on_floor, command)  # type: ignore[arg-type]
                 continue
-            forces, _hand = touch(body, hazard.entity, episode.scene, closing, judge.may_hold())
+            forces = touch(body, hazard.entity, episode.scene, closing, judge.may_hold())
             base, _quat = body.base()
             judge.observe_contacts(
                 step * DT,
