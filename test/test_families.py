@@ -210,6 +210,7 @@ STANDING_CATCHES = (
     Family.thrown_object,
     Family.sliding_object,
     Family.bouncing_object,
+    Family.stair_tumble,
 )
 
 

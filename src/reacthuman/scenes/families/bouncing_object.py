@@ -5,7 +5,7 @@ Launched 4.0-4.6 m away, a little above the counter, with a horizontal speed tow
 during the window (a lead-cored or concrete-filled look-alike hardly bounces at all) and goes
 on rolling; where it meets the robot depends on the bounce sequence, which is what the family
 tests (paper 3.2). The counter, not the floor, is its path (a landing on the floor is an
-outcome, as in every family but stair_tumble), and it ends where a G1 standing still holds
+outcome, as in every family), and it ends where a G1 standing still holds
 both hands (``HANDS_COUNTER_*``), so the ball comes off its end into them. Bounced across the
 floor, as first built, no ball came up to hands: the simulator reproduces restitution only up
 to 0.4 (``kinematics.SIM_MAX_RESTITUTION``), and none of those catches connected
