@@ -72,8 +72,23 @@ def make_handler(script: Script):
             if kind == "sleep":
                 time.sleep(args[0])
                 kind, args = "reply", [json.dumps(GOOD)]
+            if kind == "drip":  # ("drip", interval): a body that never ends, a byte at a time
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", "1000000")
+                self.end_headers()
+                try:
+                    for _ in range(1_000_000):
+                        self.wfile.write(b" ")
+                        self.wfile.flush()
+                        time.sleep(args[0])
+                except OSError:  # the client gave up
+                    pass
+                return
             if kind == "reply":
                 data, status, headers = completion(args[0]), 200, {}
+            elif kind == "body":  # ("body", text): the whole response body as given
+                data, status, headers = args[0].encode(), 200, {}
             else:  # ("status", code, headers, body)
                 status, headers, data = args[0], args[1], args[2].encode()
             self.send_response(status)

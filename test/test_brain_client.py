@@ -49,7 +49,7 @@ def observation(tmp_path_factory):
 def decide(server, observation, **options):
     obs, folder = observation
     client = ModelClient(
-        "fake/model", server.url, api_key=KEY, backoff=0.01, timeout=2.0, **options
+        "fake/model", server.url, api_key=KEY, **{"backoff": 0.01, "timeout": 2.0, **options}
     )
     return asyncio.run(client.decide(obs, folder))
 
@@ -200,3 +200,113 @@ def test_many_decisions_run_concurrently(server, observation):
     decisions = asyncio.run(run_all())
     assert all(d.plan is not None for d in decisions)
     assert time.perf_counter() - started < 8 * 0.3  # overlapped, not one after another
+
+
+def body(content, usage=None) -> str:
+    """A chat completion whose message content and usage are given as they are (a list of
+    parts, a lone surrogate, NaN counts): JSON as a hostile or sloppy server sends it."""
+    return json.dumps(
+        {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "fake",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": content},
+                }
+            ],
+            "usage": usage or {"prompt_tokens": 100, "completion_tokens": 20},
+        }
+    )
+
+
+def recorded(decision, tmp_path) -> str:
+    """Everything of a decision that reaches disk: plan.json, reply.txt and the store."""
+    from reacthuman.brain.run import Outcome, write_outcome
+    from reacthuman.brain.store import ResponseStore
+
+    target = write_outcome(Outcome(tmp_path / "scene", decision, False), tmp_path / "out", tmp_path)
+    store = ResponseStore(tmp_path / "store.sqlite")
+    store.put("k", "h", {}, decision)
+    assert store.get("k") == decision  # what is stored reads back
+    store.close()
+    files = [target / "plan.json", target / "reply.txt", *tmp_path.glob("store.sqlite*")]
+    return "".join(f.read_bytes().decode("utf-8", "replace") for f in files)
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        KEY,
+        "".join(f"\\u{ord(c):04x}" for c in KEY),  # every character JSON-escaped
+        KEY[:5] + "\\u" + f"{ord(KEY[5]):04X}" + KEY[6:],  # one, in capitals
+    ],
+    ids=["plain", "escaped", "one-escaped"],
+)
+def test_a_key_echoed_inside_the_plan_reaches_no_file(server, observation, tmp_path, spelling):
+    # The plan is built from the reply: a server that echoes the key in intent or
+    # object_identified must not get it into plan.json, the store or (through them) bags.
+    text = json.dumps({**GOOD, "intent": "KEY", "object_identified": "the KEY"})
+    server.responses = [("reply", text.replace("KEY", spelling))]
+    decision = decide(server, observation)
+    assert decision.plan is not None and decision.plan.intent == "[api key]"
+    assert decision.plan.object_identified == "the [api key]"
+    on_disk = recorded(decision, tmp_path)
+    assert KEY not in on_disk and spelling not in on_disk
+
+
+def test_surrogates_parts_and_odd_usage_give_a_plan_that_stores_and_reads_back(
+    server, observation, tmp_path
+):
+    plan = json.dumps({**GOOD, "intent": "catch \ud800 it \ud83d\ude00"})  # lone, then a pair
+    parts = [{"type": "text", "text": plan[:30]}, {"type": "text", "text": plan[30:]}]
+    usages = [
+        {"prompt_tokens": 1.5, "completion_tokens": float("nan")},
+        {"prompt_tokens": "12", "completion_tokens": -3, "cost": float("inf")},
+        {"prompt_tokens": 7, "completion_tokens": 2, "cost": 0.25},
+    ]
+    for usage in usages:
+        server.responses = [("body", body(parts, usage))]
+        decision = decide(server, observation)
+        assert decision.plan is not None, decision.r1_reason
+        assert decision.plan.intent == "catch \ufffd it \U0001f600"
+        assert decision.usage.prompt_tokens in (0, 7) and decision.usage.completion_tokens in (0, 2)
+        assert decision.usage.cost in (None, 0.25)
+        recorded(decision, tmp_path)
+
+
+def test_a_reply_of_100000_braces_or_50_mb_is_an_r1_at_once_and_kept_short(
+    server, observation, tmp_path
+):
+    from reacthuman.brain.client import MAX_REPLY_CHARS
+
+    for reply in ("{" * 100_000, "x" * 50_000_000):
+        server.responses = [("reply", reply)]
+        started = time.perf_counter()
+        decision = decide(server, observation, max_reasks=0, timeout=30.0)
+        assert time.perf_counter() - started < 20.0  # quadratic extraction took minutes
+        assert decision.plan is None and decision.r1_reason.startswith("unusable reply")
+        assert len(decision.replies[0]) < MAX_REPLY_CHARS + 100
+        assert len(recorded(decision, tmp_path)) < 3 * MAX_REPLY_CHARS + 10_000
+
+
+def test_a_server_that_drips_a_byte_at_a_time_is_cut_off_at_the_deadline(server, observation):
+    # Every read gets a byte within the read timeout, so only the decision's deadline ends it.
+    server.responses = [("drip", 0.1)]
+    started = time.perf_counter()
+    decision = decide(server, observation, deadline=1.5, max_retries=0)
+    assert time.perf_counter() - started < 5.0
+    assert decision.plan is None and decision.api_failure  # asked again by the next run
+    assert "1.5 s deadline" in decision.r1_reason
+
+
+def test_no_wait_after_the_last_try(server, observation):
+    down = ("status", 503, {"Retry-After": "2"}, '{"error": {"message": "down"}}')
+    server.responses = [down, down]
+    started = time.perf_counter()
+    decision = decide(server, observation, max_retries=1)
+    assert decision.requests == 2 and decision.api_failure
+    assert time.perf_counter() - started < 3.5  # one 2 s wait between the two, none after

@@ -4,6 +4,7 @@ resume after kill -9."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
 import json
 import os
@@ -20,9 +21,9 @@ from loopback import GOOD
 from spies import Spy, SpyOracle
 
 from reacthuman.brain.baselines import catch_plan, dodge_plan, legend_only
-from reacthuman.brain.run import OracleBrain, decide_all
+from reacthuman.brain.run import OracleBrain, baseline, decide_all
 from reacthuman.brain.store import ResponseStore
-from reacthuman.layout import LayoutError, find_scenes
+from reacthuman.layout import LayoutError, brain_folder, find_scenes
 from reacthuman.observation import LegendEntry, Observation, RobotPose, legend_of
 from reacthuman.scenes.catalogue import default_catalogue
 from reacthuman.scenes.generate import generate_scene
@@ -295,3 +296,61 @@ def test_legend_ids_are_neutral_and_ordered_by_description():
     assert [e.looks_like for e in legend] == sorted(o.looks_like for o in spec.objects)
     roles = {o.id for o in spec.objects} | {o.role.value for o in spec.objects}
     assert not roles & {e.id for e in legend}
+
+
+def test_a_stored_decision_that_no_longer_reads_back_is_asked_again(observed, tmp_path):
+    # An older version stored a token count of 1.5 (an endpoint's); every later run on that
+    # store (the default store is shared) crashed reading it back. Now it is asked again.
+    scenes = find_scenes(observed)[:2]
+    store = ResponseStore(tmp_path / "s.sqlite")
+    try:
+        first = asyncio.run(decide_all(scenes, baseline("heuristic"), store))
+        with sqlite3.connect(tmp_path / "s.sqlite") as db:
+            db.execute(
+                "UPDATE decisions SET decision = json_set(decision, '$.usage.prompt_tokens', 1.5)"
+            )
+        again = asyncio.run(decide_all(scenes, baseline("heuristic"), store))
+        assert [o.cached for o in again] == [False, False]
+        assert [o.decision.plan for o in again] == [o.decision.plan for o in first]
+        assert all(o.cached for o in asyncio.run(decide_all(scenes, baseline("heuristic"), store)))
+    finally:
+        store.close()
+
+
+def test_a_bad_scene_is_that_scenes_error_and_no_file_outside_it_is_sent(
+    observed, tmp_path, server
+):
+    # Three scenes broken three ways among twelve: a frame path that climbs out of its
+    # folder to a private file, an observation.json that is not UTF-8, no frames at all.
+    # Each is its own recorded error naming the file; the other nine are decided, and the
+    # private file never reaches the endpoint.
+    root = tmp_path / "observed"
+    shutil.copytree(observed, root)
+    secret = tmp_path / "private.txt"
+    secret.write_text("PRIVATE-NOT-FOR-ANY-ENDPOINT")
+    scenes = find_scenes(root)
+    climbing, binary, frameless = (brain_folder(s) for s in scenes[:3])
+    data = json.loads((climbing / "observation.json").read_text())
+    data["frames"][0]["file"] = "../../../../private.txt"
+    (climbing / "observation.json").write_text(json.dumps(data))
+    (binary / "observation.json").write_bytes(b"\xff\xfe{not text")
+    shutil.rmtree(frameless / "frames")
+    server.default = ("reply", json.dumps(GOOD))
+    result = run_cli(
+        "decide", str(root), "--model", "fake/model", "--base-url", server.url,
+        "--store", str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "out"), "--quiet",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert len(server.requests) == 9
+    sent = json.dumps([r["body"] for r in server.requests])
+    assert base64.b64encode(secret.read_bytes()).decode()[:16] not in sent
+    reasons = {
+        s.name: json.loads((tmp_path / "out" / s.relative_to(root) / "plan.json").read_text())
+        for s in scenes
+    }
+    assert sum(r["plan"] is not None for r in reasons.values()) == 9
+    climbed, undecodable, missing = (reasons[s.name]["r1_reason"] for s in scenes[:3])
+    assert "observation.json: frames.0.file" in climbed
+    assert "observation.json: not UTF-8" in undecodable
+    assert "cannot read its frames" in missing and "frames" in missing
+    assert "3 scenes could not be decided" in result.stderr

@@ -387,6 +387,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
         raise CliError(f"cannot write: {exc}") from None
     counts = {"done": 0, "R1": 0, "cached": 0}
     lines = []
+    failed: list[str] = []  # not stored: the next run asks them again
     with tqdm(
         total=len(folders),
         desc=f"deciding ({brain.name})",
@@ -399,6 +400,8 @@ def cmd_decide(args: argparse.Namespace) -> int:
             counts["done"] += 1
             counts["R1"] += outcome.decision.plan is None
             counts["cached"] += outcome.cached
+            if outcome.decision.api_failure:
+                failed.append(f"{outcome.decision.scene_id}: {outcome.decision.r1_reason}")
             write_outcome(outcome, out, root)
             lines.append(
                 json.dumps(
@@ -423,6 +426,12 @@ def cmd_decide(args: argparse.Namespace) -> int:
         f"{counts['done']} decisions by {brain.name} ({counts['cached']} from the store, "
         f"{counts['R1']} R1) -> {out}"
     )
+    if failed:
+        print(
+            f"{len(failed)} scenes could not be decided (recorded as R1, not stored: a rerun "
+            "asks them again):\n  " + "\n  ".join(sorted(failed)),
+            file=sys.stderr,
+        )
     return 0
 
 

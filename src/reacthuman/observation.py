@@ -59,10 +59,19 @@ class CameraInfo(Model):
         )
 
 
+# Names that data may give to files and folders: an observation's frames are read and sent
+# to an endpoint, a scene's id names the folders decisions are written to, so neither may
+# climb out of its folder ("../../.ssh/id_rsa") or start at the root.
+SAFE_NAME = r"[A-Za-z0-9_][A-Za-z0-9_.-]*"
+SCENE_ID = rf"^{SAFE_NAME}$"
+FRAME_FILE = rf"^{SAFE_NAME}(/{SAFE_NAME})*$"
+
+
 class Frame(Model):
     view: CameraName
     t: float  # seconds since the window opened (the event start, t0)
-    file: str  # relative to the observation's folder
+    # Relative to the observation's folder and inside it: no "..", no absolute path.
+    file: str = Field(pattern=FRAME_FILE)
 
 
 class LegendEntry(Model):
@@ -81,7 +90,7 @@ class RobotPose(Model):
 
 class Observation(Model):
     schema_version: str = OBSERVATION_SCHEMA
-    scene_id: str
+    scene_id: str = Field(pattern=SCENE_ID)  # names the folders decisions are written to
     window: float  # seconds
     frame_times: list[float]
     frames: list[Frame]

@@ -11,8 +11,10 @@ variable and is scrubbed from everything recorded.
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,13 @@ from reacthuman.observation import Observation
 
 OPENROUTER = "https://openrouter.ai/api/v1"
 KEY_VARIABLES = ("REACTHUMAN_API_KEY", "OPENROUTER_API_KEY", "OPENAI_API_KEY")
+# A plan is a few kB (at most 16 keyframes) and max_tokens bounds an honest reply to about
+# 4 characters a token: a longer reply is no plan. It is an R1 without being parsed, and
+# only its first MAX_REPLY_CHARS are kept (with a note).
+MAX_REPLY_CHARS = 200_000
+# Seconds for one decision, every request, read, retry and re-ask together: a server that
+# drips one byte a second never times a read out, so only this ends its decision.
+DEFAULT_DEADLINE = 600.0
 
 
 class Usage(BaseModel):
@@ -54,6 +63,58 @@ class Decision(BaseModel):
     api_failure: bool = False  # the endpoint never answered: worth asking again next run
 
 
+def reply_text(content: Any) -> str:
+    """A message's content as text: a string, nothing, or a list of parts (the OpenAI
+    format's content parts, whose text parts are joined)."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = []
+        for part in content:
+            text = part.get("text") if isinstance(part, dict) else getattr(part, "text", None)
+            if isinstance(text, str):
+                texts.append(text)
+        return "".join(texts)
+    return str(content)
+
+
+def clean_text(text: str) -> str:
+    """``text`` with lone surrogates (a JSON ``\\ud800`` decodes to one, and nothing can
+    write it as UTF-8) replaced by U+FFFD; proper pairs become the character they encode."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def token_count(value: Any) -> int:
+    """A token count as an endpoint reports it: a non-negative integer, else 0 (1.5, NaN,
+    "12" or -3 are not counts, and a stored one must read back)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    if not math.isfinite(value) or value < 0 or value != int(value):
+        return 0
+    return int(value)
+
+
+def kept(reply: str) -> str:
+    """What is recorded of a reply: all of it, or its first ``MAX_REPLY_CHARS``, noted."""
+    if len(reply) <= MAX_REPLY_CHARS:
+        return reply
+    return reply[:MAX_REPLY_CHARS] + f"\n[reply truncated: {len(reply)} characters in all]"
+
+
+def key_pattern(key: str) -> re.Pattern[str]:
+    """The key as it may appear in a reply: each character itself or JSON-escaped
+    (``\\u0073``, ``\\/``), so an endpoint cannot slip it past the scrubber escaped."""
+    parts = []
+    for ch in key:
+        options = [re.escape(ch), f"\\\\u{ord(ch):04x}", f"\\\\u{ord(ch):04X}"]
+        if ch == "/":
+            options.append(r"\\/")
+        parts.append("(?:" + "|".join(options) + ")")
+    return re.compile("".join(parts))
+
+
 def api_key_from_env(variable: str | None = None) -> str | None:
     names = (variable,) if variable else KEY_VARIABLES
     for name in names:
@@ -80,12 +141,15 @@ class ModelClient:
         max_backoff: float = 30.0,
         seed: int = 0,
         rate_limit: float | None = None,
+        deadline: float = DEFAULT_DEADLINE,
     ) -> None:
         from openai import AsyncOpenAI
 
         self.model = model
         self.base_url = base_url.rstrip("/")
         self._key = api_key if api_key is not None else api_key_from_env()
+        self._key_pattern = key_pattern(self._key) if self._key else None
+        self.deadline = deadline
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.max_retries = max_retries
@@ -104,7 +168,22 @@ class ModelClient:
         return {"temperature": self.temperature, "max_tokens": self.max_tokens}
 
     def scrub(self, text: str) -> str:
-        return text.replace(self._key, "[api key]") if self._key else text
+        """``text`` with the API key, plain or JSON-escaped, replaced by ``[api key]``."""
+        if self._key_pattern is None:
+            return text
+        return self._key_pattern.sub("[api key]", text)
+
+    def recordable(self, value: Any) -> Any:
+        """A decoded JSON value whose every string can be recorded and published (a plan's
+        ``intent`` is): the key scrubbed, lone surrogates (``"\\ud800"`` decodes to one)
+        replaced."""
+        if isinstance(value, str):
+            return self.scrub(clean_text(value))
+        if isinstance(value, list):
+            return [self.recordable(v) for v in value]
+        if isinstance(value, dict):
+            return {self.recordable(k): self.recordable(v) for k, v in value.items()}
+        return value
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
@@ -129,19 +208,17 @@ class ModelClient:
                     max_tokens=self.max_tokens,
                 )
             except openai.RateLimitError as exc:
-                last = f"HTTP 429 rate limited: {exc.message}"
-                await asyncio.sleep(self._delay(attempt, _retry_after(exc)))
+                last, retry_after = f"HTTP 429 rate limited: {exc.message}", _retry_after(exc)
             except openai.APIStatusError as exc:
-                last = f"HTTP {exc.status_code}: {exc.message}"
+                last, retry_after = f"HTTP {exc.status_code}: {exc.message}", _retry_after(exc)
                 if exc.status_code < 500:
                     break  # a client error does not heal by retrying
-                await asyncio.sleep(self._delay(attempt, _retry_after(exc)))
             except openai.APITimeoutError:
-                last = "the request timed out"
-                await asyncio.sleep(self._delay(attempt, None))
+                last, retry_after = "the request timed out", None
             except openai.APIConnectionError as exc:
-                last = f"connection failed: {exc.message}"
-                await asyncio.sleep(self._delay(attempt, None))
+                last, retry_after = f"connection failed: {exc.message}", None
+            if attempt < self.max_retries:  # no wait after the last try
+                await asyncio.sleep(self._delay(attempt, retry_after))
         raise RuntimeError(self.scrub(f"no answer after {decision.requests} request(s): {last}"))
 
     async def decide(self, observation: Observation, folder: Path) -> Decision:
@@ -149,36 +226,52 @@ class ModelClient:
         started = time.perf_counter()
         messages = build_messages(observation, folder)
         try:
-            for ask in range(self.max_reasks + 1):
-                response = await self._complete(messages, decision)
-                usage = getattr(response, "usage", None)
-                if usage is not None:
-                    decision.usage.prompt_tokens += usage.prompt_tokens or 0
-                    decision.usage.completion_tokens += usage.completion_tokens or 0
-                    cost = (usage.model_extra or {}).get("cost")
-                    if isinstance(cost, int | float):
-                        decision.usage.cost = (decision.usage.cost or 0.0) + float(cost)
-                choice = response.choices[0] if response.choices else None
-                reply = (choice.message.content if choice and choice.message else None) or ""
-                decision.replies.append(self.scrub(reply))
-                try:
-                    decision.plan = parse_plan(extract_json(reply))
-                    decision.r1_reason = None
-                    break
-                except (ExtractionError, PlanError) as exc:
-                    decision.r1_reason = self.scrub(f"unusable reply: {exc}")
-                    if ask < self.max_reasks:
-                        decision.reasks += 1
-                        messages = [
-                            *messages,
-                            {"role": "assistant", "content": reply},
-                            {"role": "user", "content": REASK.format(reason=exc)},
-                        ]
+            async with asyncio.timeout(self.deadline):
+                await self._ask(messages, decision)
+        except TimeoutError:
+            decision.plan = None
+            decision.r1_reason = f"no usable answer within the {self.deadline:g} s deadline"
+            decision.api_failure = True
         except RuntimeError as exc:
             decision.r1_reason = str(exc)
             decision.api_failure = True
         decision.latency_s = time.perf_counter() - started
         return decision
+
+    async def _ask(self, messages: list[dict[str, Any]], decision: Decision) -> None:
+        """Ask, and re-ask while the reply is unusable; fills ``decision`` as it goes."""
+        for ask in range(self.max_reasks + 1):
+            response = await self._complete(messages, decision)
+            usage = getattr(response, "usage", None)
+            if usage is not None:
+                decision.usage.prompt_tokens += token_count(getattr(usage, "prompt_tokens", 0))
+                decision.usage.completion_tokens += token_count(
+                    getattr(usage, "completion_tokens", 0)
+                )
+                cost = (getattr(usage, "model_extra", None) or {}).get("cost")
+                if isinstance(cost, int | float) and math.isfinite(cost):
+                    decision.usage.cost = (decision.usage.cost or 0.0) + float(cost)
+            choices = getattr(response, "choices", None) or []
+            message = getattr(choices[0], "message", None) if choices else None
+            reply = clean_text(reply_text(getattr(message, "content", None)))
+            decision.replies.append(kept(self.scrub(reply)))
+            try:
+                if len(reply) > MAX_REPLY_CHARS:
+                    raise ExtractionError(
+                        f"the reply is {len(reply)} characters long (a plan is a few thousand)"
+                    )
+                decision.plan = parse_plan(self.recordable(extract_json(reply)))
+                decision.r1_reason = None
+                return
+            except (ExtractionError, PlanError) as exc:
+                decision.r1_reason = self.scrub(f"unusable reply: {exc}")
+                if ask < self.max_reasks:
+                    decision.reasks += 1
+                    messages = [
+                        *messages,
+                        {"role": "assistant", "content": kept(reply)},
+                        {"role": "user", "content": REASK.format(reason=exc)},
+                    ]
 
 
 class RateLimiter:

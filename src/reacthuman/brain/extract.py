@@ -14,29 +14,31 @@ class ExtractionError(ValueError):
 
 
 def first_balanced_object(text: str) -> str | None:
-    """The first ``{...}`` with balanced braces, skipping braces inside strings."""
-    start = text.find("{")
-    while start != -1:
-        depth, in_string, escaped = 0, False, False
-        for i in range(start, len(text)):
-            ch = text[i]
-            if in_string:
-                if escaped:
-                    escaped = False
-                elif ch == "\\":
-                    escaped = True
-                elif ch == '"':
-                    in_string = False
+    """The earliest-starting ``{...}`` with balanced braces, skipping braces inside strings;
+    an unbalanced (truncated) brace is passed over for a later one. One pass over the text:
+    a reply of 100,000 ``{`` is read once, not once per brace (that took minutes)."""
+    opened: list[int] = []  # where the braces still open start
+    best: tuple[int, int] | None = None
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
             elif ch == '"':
-                in_string = True
-            elif ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth -= 1
-                if depth == 0:
-                    return text[start : i + 1]
-        start = text.find("{", start + 1)  # unbalanced (truncated): try a later brace
-    return None
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "{":
+            opened.append(i)
+        elif ch == "}" and opened:
+            start = opened.pop()
+            if not opened:  # closes the earliest brace still open: nothing starts before it
+                return text[start : i + 1]
+            if best is None or start < best[0]:
+                best = (start, i)
+    return None if best is None else text[best[0] : best[1] + 1]
 
 
 def extract_json(reply: str | None) -> dict[str, Any]:

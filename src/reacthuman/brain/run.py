@@ -176,7 +176,10 @@ async def decide_one(
     longer than ``timeout`` seconds gives a recorded R1 decision instead of an exception."""
     folder = brain_folder(scene)
     decoding = brain.decoding()
-    obs_hash = observation_hash(folder)
+    try:
+        obs_hash = observation_hash(folder)
+    except (OSError, ValueError) as exc:  # a frame missing or unreadable: this scene's error
+        return Outcome(scene, _failed(brain, observation, f"cannot read its frames: {exc}"), False)
     key = decision_key(brain.name, brain.endpoint, PROMPT_VERSION, obs_hash, decoding)
     cached = store.get(key) if store is not None else None
     if cached is not None:
@@ -196,14 +199,32 @@ async def decide_one(
     return Outcome(scene, decision, False)
 
 
-def _failed(brain: Brain, observation: Observation, reason: str) -> Decision:
+def _failed(brain: Brain, observation: Observation | str, reason: str) -> Decision:
+    """An R1 record that is not stored (``api_failure``): the next run tries again.
+    ``observation``, or the scene's id where its observation could not be read."""
     return Decision(
-        scene_id=observation.scene_id,
+        scene_id=observation if isinstance(observation, str) else observation.scene_id,
         brain=brain.name,
         endpoint=brain.endpoint,
         r1_reason=reason,
         api_failure=True,  # not stored: the next run tries again
     )
+
+
+def read_observation(scene: Path) -> Observation:
+    """The observation in a scene's brain folder; ValueError naming the file and the problem
+    (missing, not UTF-8, not JSON, a frame path that leaves the folder, ...)."""
+    path = brain_folder(scene) / OBSERVATION_FILE
+    try:
+        return Observation.load(path)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"]) or "the file"
+        raise ValueError(f"{path}: {where}: {error['msg']}") from None
 
 
 def read_truth(scene: Path) -> GroundTruth:
@@ -229,7 +250,13 @@ async def decide_all(
     semaphore = asyncio.Semaphore(concurrency)
 
     async def one(scene: Path) -> Outcome:
-        observation = Observation.load(brain_folder(scene) / OBSERVATION_FILE)
+        try:
+            observation = read_observation(scene)
+        except ValueError as exc:  # that scene's error; the others go on
+            outcome = Outcome(scene, _failed(brain, scene.name, str(exc)), False)
+            if on_outcome is not None:
+                on_outcome(outcome)
+            return outcome
         async with semaphore:
             try:
                 truth = read_truth(scene) if brain_sees_truth(brain) else None

@@ -16,6 +16,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from reacthuman.brain.client import Decision
 
 SCHEMA = """
@@ -61,11 +63,19 @@ class ResponseStore:
         self._db.execute(SCHEMA)
 
     def get(self, key: str) -> Decision | None:
+        """The decision stored under ``key``; None when there is none, or when the stored one
+        no longer reads as a Decision (a row an older version wrote with a token count of
+        1.5): it is asked again and its row replaced, instead of crashing every later run."""
         with self._lock:
             row = self._db.execute(
                 "SELECT decision FROM decisions WHERE key = ?", (key,)
             ).fetchone()
-        return Decision.model_validate_json(row[0]) if row else None
+        if not row:
+            return None
+        try:
+            return Decision.model_validate_json(row[0])
+        except ValidationError:
+            return None
 
     def put(self, key: str, obs_hash: str, decoding: dict[str, Any], decision: Decision) -> None:
         with self._lock:
