@@ -279,6 +279,22 @@ def test_bench_and_replay_refuse_bad_input_before_any_work(args, message):
     assert message in done.stderr
 
 
+def test_bench_refuses_to_write_into_a_folder_that_is_not_a_run(tmp_path):
+    # It would have replaced the user's scores.csv and report/report.md.
+    from conftest import run_cli
+
+    mine = tmp_path / "mine"
+    (mine / "report").mkdir(parents=True)
+    (mine / "scores.csv").write_text("my own scores\n")
+    (mine / "report" / "report.md").write_text("my own report\n")
+    done = run_cli("bench", "--out", str(mine))
+    assert done.returncode == 1
+    assert f"--out {mine}: not empty and not a bench run" in done.stderr
+    assert (mine / "scores.csv").read_text() == "my own scores\n"
+    assert (mine / "report" / "report.md").read_text() == "my own report\n"
+    assert sorted(p.name for p in mine.iterdir()) == ["report", "scores.csv"]
+
+
 def test_the_recorder_files_out_of_order_messages_under_their_episode(tmp_path):
     """Topics arrive in any order: a truth or an image before its scene still lands in the
     episode's bag, and only scored episodes keep a bag."""

@@ -17,6 +17,21 @@ class BenchError(RuntimeError):
     pass
 
 
+def check_run_folder(run: Path) -> None:
+    """``--out`` is new, empty, or a run a bench wrote (its nodes open ``results.sqlite`` and
+    ``responses.sqlite`` as they start; a rerun resumes it). Anything else is refused before
+    any work: a bench writes scores.csv and report/ there and would replace a user's files
+    (``scenes generate`` refuses alike)."""
+    if run.exists() and not run.is_dir():
+        raise BenchError(f"--out {run}: a file, not a folder")
+    marks = ("results.sqlite", "responses.sqlite")
+    if run.is_dir() and any(run.iterdir()) and not any((run / m).is_file() for m in marks):
+        raise BenchError(
+            f"--out {run}: not empty and not a bench run (no results.sqlite); refusing to "
+            "write into it: choose a new folder"
+        )
+
+
 def results_table(rows: list) -> str:  # noqa: ANN001 - ScoreRow
     from reacthuman.scoring.aggregate import by, summarise_brain
     from reacthuman.scoring.report import pct
@@ -44,6 +59,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from reacthuman.sim.settings import RenderSettings, parse_resolution
 
     run = Path(args.out)
+    check_run_folder(run)
     try:
         width, height = parse_resolution(args.resolution)
         RenderSettings(width=width, height=height)  # a bad resolution fails before any work
