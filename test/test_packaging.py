@@ -1,5 +1,6 @@
 """The ROS 2 package: colcon installs it where ROS tools look, and pip's console script runs."""
 
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -70,3 +71,19 @@ def test_colcon_build_installs_package_assets_and_ament_index_marker(tmp_path):
             assert (share / asset.relative_to(REPO)).is_file(), asset
     # `ros2 run reacthuman reacthuman` looks in lib/<package>/ (setup.cfg's install_scripts).
     assert (prefix / "lib" / "reacthuman" / "reacthuman").is_file()
+
+
+def test_onnxruntime_sends_no_telemetry_from_any_process_that_imports_reacthuman(tmp_path):
+    # onnxruntime (the walking policy's runtime) starts usage telemetry at its import: DNS
+    # lookups of Microsoft's events host (strace, BENCHMARKS.md) and a device id with an
+    # offline event cache under the user's cache folder. The cache is what a test sees.
+    def cache_after(code: str, home: Path) -> list[str]:
+        env = {k: v for k, v in os.environ.items() if k != "ORT_DISABLE_TELEMETRY"}
+        env.update(HOME=str(home), XDG_CACHE_HOME=str(home / "cache"))
+        subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=120)
+        return sorted(p.name for p in home.rglob("*"))
+
+    control = cache_after("import onnxruntime, time; time.sleep(1)", tmp_path / "plain")
+    assert "deviceid" in control  # what the opt-out prevents (the test can fail)
+    ours = cache_after("import reacthuman, onnxruntime, time; time.sleep(1)", tmp_path / "ours")
+    assert ours == []

@@ -4,7 +4,14 @@ The package is a ROS-agnostic core (scenes, simulation, brain, spine, scoring) w
 ROS 2 nodes on top; see the README.
 """
 
+import os
 from importlib.metadata import PackageNotFoundError, version
+
+# onnxruntime (the walking policy's runtime) sends usage telemetry from its import on
+# (1.29 and later on Linux: DNS lookups of Microsoft's events host, measured with strace).
+# The project sends nothing the user did not ask for: off before anything imports it, in
+# every process (each ROS 2 node imports this package first). A user may set it to 0.
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
 try:
     __version__ = version("reacthuman")  # from package.xml, through setup.py
