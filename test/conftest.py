@@ -24,9 +24,13 @@ REPO = Path(__file__).resolve().parents[1]
 
 def graph_env() -> dict[str, str]:
     """A node process's environment: a DDS domain of its own, discovery on loopback only."""
+    from reacthuman.ros.graph import DOMAIN_IDS, choose_domain
+
+    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
+    random.shuffle(ids)
     env = dict(os.environ)
     env.update(
-        ROS_DOMAIN_ID=str(random.randint(102, 160) - 60),
+        ROS_DOMAIN_ID=str(choose_domain(ids)),  # held by this process, lent to its children
         ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST",
         AMENT_PREFIX_PATH=sys.prefix,
         PYTHONUNBUFFERED="1",

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -82,6 +85,41 @@ def test_isolation_keeps_what_the_user_set():
     other = {}
     isolate(other)
     assert 1 <= int(other["ROS_DOMAIN_ID"]) <= 101
+
+
+def test_two_runs_never_share_a_domain(tmp_path):
+    # A run holds its domain while it lives: another run never draws it, and one told to use
+    # it (an exported ROS_DOMAIN_ID) refuses before any work instead of exchanging messages.
+    from reacthuman.ros.graph import DomainInUse, choose_domain
+
+    code = (
+        "import sys, time\n"
+        "from reacthuman.ros.graph import isolate\n"
+        "env = {}\n"
+        "isolate(env)\n"
+        "print(env['ROS_DOMAIN_ID'], flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "ROS_DOMAIN_ID"}
+    command = [sys.executable, "-c", code]
+    other = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        held = int(other.stdout.readline())
+        with pytest.raises(DomainInUse, match="every ROS_DOMAIN_ID in 1-101 is held"):
+            choose_domain([held])
+        assert choose_domain([held, *range(1, 102)]) != held
+        env["ROS_DOMAIN_ID"] = str(held)
+        done = subprocess.run(
+            [sys.executable, "-m", "reacthuman", "bench", "--out", str(tmp_path / "run")],
+            env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 1
+        assert f"ROS_DOMAIN_ID {held} is in use by another ReactHuman run" in done.stderr
+        assert f"pid {other.pid}" in done.stderr
+        assert not (tmp_path / "run").exists()
+    finally:
+        other.kill()
+        other.wait()
 
 
 def test_the_launch_file_starts_the_graphs_node_list_with_its_parameter_file():

@@ -60,6 +60,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     run = Path(args.out)
     check_run_folder(run)
+    if not args.direct:  # a DDS domain no other run on this machine holds, before any work
+        from reacthuman.ros.graph import DomainInUse, isolate
+
+        try:
+            isolate()
+        except DomainInUse as exc:
+            raise BenchError(str(exc)) from None
     try:
         width, height = parse_resolution(args.resolution)
         RenderSettings(width=width, height=height)  # a bad resolution fails before any work
