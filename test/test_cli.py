@@ -119,3 +119,23 @@ def test_unwritable_output_is_one_line_error(tmp_path):
 def test_unknown_catalogue_file_is_an_error(tmp_path):
     result = run_cli("catalogue", "--file", str(tmp_path / "nope.json"))
     assert result.returncode == 1 and "nope.json" in result.stderr
+
+
+def test_files_that_are_not_utf8_are_named_not_tracebacks(tmp_path):
+    out = tmp_path / "one"
+    generated = run_cli(
+        "scenes", "generate", "--family", "door_swing", "--seed", "0", "--out", str(out)
+    )
+    assert generated.returncode == 0
+    spec_path = out / "door_swing" / "door_swing-000000" / "spec.json"
+    spec_path.write_bytes(b"\xff\xfe{" + spec_path.read_bytes()[1:])
+    (tmp_path / "catalogue.json").write_bytes(b"\xff\xfe[]")
+    commands = [
+        (["scenes", "show", str(spec_path)], "spec.json: invalid spec"),
+        (["scenes", "validate", str(out)], "spec.json: invalid spec"),
+        (["catalogue", "--file", str(tmp_path / "catalogue.json")], "not UTF-8"),
+    ]
+    for command, message in commands:
+        result = run_cli(*command)
+        assert result.returncode == 1, command
+        assert message in result.stderr and "Traceback" not in result.stderr, command

@@ -487,7 +487,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     checks = runs[0] / VALIDITY_FILE
     try:
         scene_checks = (
-            Validity.model_validate_json(checks.read_text()) if checks.is_file() else None
+            Validity.model_validate_json(checks.read_bytes()) if checks.is_file() else None
         )
     except (OSError, ValidationError) as exc:
         raise CliError(f"{checks}: not a validity report ({exc})") from None

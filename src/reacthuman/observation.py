@@ -105,7 +105,7 @@ class Observation(Model):
 
     @classmethod
     def load(cls, path: str | Path) -> Observation:
-        return cls.model_validate_json(Path(path).read_text())
+        return cls.model_validate_json(Path(path).read_bytes())
 
 
 def legend_of(spec: SceneSpec) -> list[LegendEntry]:

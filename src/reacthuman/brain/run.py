@@ -216,7 +216,9 @@ def read_observation(scene: Path) -> Observation:
     (missing, not UTF-8, not JSON, a frame path that leaves the folder, ...)."""
     path = brain_folder(scene) / OBSERVATION_FILE
     try:
-        return Observation.load(path)
+        data = path.read_bytes()
+        data.decode("utf-8")
+        return Observation.model_validate_json(data)
     except OSError as exc:
         raise ValueError(f"{path}: cannot read ({exc.strerror})") from None
     except UnicodeDecodeError as exc:

@@ -39,7 +39,7 @@ def observation_hash(folder: Path) -> str:
     digest = hashlib.sha256()
     observation = folder / "observation.json"
     digest.update(observation.read_bytes())
-    for frame in json.loads(observation.read_text())["frames"]:
+    for frame in json.loads(observation.read_bytes())["frames"]:
         digest.update(frame["file"].encode())
         digest.update((folder / frame["file"]).read_bytes())
     return digest.hexdigest()

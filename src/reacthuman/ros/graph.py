@@ -110,7 +110,7 @@ def node_parameters(node: str, path: Path | None = None) -> dict[str, Any]:
     """A node's parameters from a ROS 2 parameter file: ``/**`` first, then its own section."""
     path = path or parameters_file()
     try:
-        data = yaml.safe_load(path.read_text()) or {}
+        data = yaml.safe_load(path.read_bytes()) or {}  # not UTF-8: a YAMLError
     except yaml.YAMLError as exc:
         raise ValueError(f"{path}: not valid YAML ({exc})") from None
     merged: dict[str, Any] = {}

@@ -151,6 +151,8 @@ def load_catalogue(path: str | Path | None = None) -> Catalogue:
         raise CatalogueError(f"{file}: cannot read catalogue: {exc.strerror}") from None
     except json.JSONDecodeError as exc:
         raise CatalogueError(f"{file}: not valid JSON: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise CatalogueError(f"{file}: not UTF-8 text (byte {exc.start})") from None
     return parse_catalogue(data, str(file))
 
 

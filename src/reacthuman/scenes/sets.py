@@ -385,7 +385,7 @@ def load_spec(path: str | Path) -> SceneSpec:
     """Read and validate one spec file; errors name the file and the field."""
     path = Path(path)
     try:
-        return SceneSpec.from_json(path.read_text())
+        return SceneSpec.from_json(path.read_bytes())  # not UTF-8: a ValidationError
     except OSError as exc:
         raise SetError(f"{path}: cannot read: {exc.strerror}") from None
     except ValidationError as exc:
@@ -402,7 +402,7 @@ def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
     if not (root / "set.json").is_file():
         raise SetError(f"{root}: not a scene set (no set.json)")
     try:
-        manifest = SetManifest.model_validate_json((root / "set.json").read_text())
+        manifest = SetManifest.model_validate_json((root / "set.json").read_bytes())
     except ValidationError as exc:
         raise SetError(f"{root / 'set.json'}: invalid manifest: {_first_error(exc)}") from None
     problems: list[str] = []
@@ -416,7 +416,7 @@ def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
             continue
         meta_path = folder / "metadata.json"
         try:
-            metadata = SceneMetadata.model_validate_json(meta_path.read_text())
+            metadata = SceneMetadata.model_validate_json(meta_path.read_bytes())
         except OSError as exc:
             problems.append(f"{meta_path}: cannot read: {exc.strerror}")
             continue

@@ -352,12 +352,12 @@ class SceneSpec(StrictModel):
         return json.dumps(self.model_dump(mode="json"), indent=2, sort_keys=False) + "\n"
 
     @classmethod
-    def from_json(cls, text: str) -> SceneSpec:
+    def from_json(cls, text: str | bytes) -> SceneSpec:
         return cls.model_validate_json(text)
 
     @classmethod
     def load(cls, path: str | Path) -> SceneSpec:
-        return cls.from_json(Path(path).read_text())
+        return cls.from_json(Path(path).read_bytes())  # not UTF-8: a ValidationError
 
 
 def scene_id(family: Family | str, seed: int) -> str:

@@ -23,7 +23,7 @@ from reacthuman.spine.outcome import ExecutionOutcome
 
 
 def _load(model, path: Path):  # noqa: ANN001, ANN202
-    return model.model_validate_json(path.read_text())
+    return model.model_validate_json(path.read_bytes())  # not UTF-8: a ValidationError
 
 
 def score_row(

@@ -80,7 +80,7 @@ class GroundTruth(BaseModel):
 
     @classmethod
     def load(cls, path: str | Path) -> GroundTruth:
-        return cls.model_validate_json(Path(path).read_text())
+        return cls.model_validate_json(Path(path).read_bytes())
 
 
 def _r(v: Sequence[float]) -> Vec3:

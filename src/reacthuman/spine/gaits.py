@@ -266,7 +266,7 @@ def load_gaits(path: str | None = None) -> GaitTable:
 
     file = Path(path) if path else assets_dir() / GAITS_FILE
     try:
-        return GaitTable.model_validate_json(file.read_text())
+        return GaitTable.model_validate_json(file.read_bytes())
     except FileNotFoundError:
         raise FileNotFoundError(
             f"{file}: no gait table; `reacthuman calibrate-gaits --out {file}` measures one"
