@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -219,11 +220,16 @@ def test_ctrl_c_keeps_finished_episodes_and_the_rerun_resumes(tmp_path):
     assert len(bags) == len(finished)
     assert not list((tmp_path / "bags").glob("**/*.partial"))
 
+    # A scored episode whose bag was lost (kill -9 while the recorder wrote it) is played
+    # again to record it; the other finished ones are not.
+    lost = bags[0].parent
+    shutil.rmtree(lost)
     again = run_cli(*command[3:])
     assert again.returncode == 0, again.stderr[-3000:]
+    assert "1 scored episode(s) have no bag" in again.stderr and lost.name in again.stderr
     assert len(rows(tmp_path / "results.sqlite")) == 3
     played = [line for line in timings.read_text().splitlines() if line]
-    assert len(played) == 3  # the finished episodes were not played again
+    assert len(played) == 4  # 3, and the one whose bag was lost once more
     assert len(list((tmp_path / "bags").glob("oracle/*/*/metadata.yaml"))) == 3
 
 

@@ -25,7 +25,14 @@ from reacthuman.brain.client import Decision
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import Mailbox, ReactNode
-from reacthuman.runner import Played, bench_scenes, episode_folder, execute_decision, play
+from reacthuman.runner import (
+    Played,
+    bag_folder,
+    bench_scenes,
+    episode_folder,
+    execute_decision,
+    play,
+)
 from reacthuman.scenes.geometry import quat_rotate
 from reacthuman.scoring.results import ResultsStore, ScoreRow
 from reacthuman.sim.execute import execution_duration
@@ -84,6 +91,7 @@ class SimNode(ReactNode):
         self.run_id = uuid.uuid4().hex[:12]
         self.mail = Mailbox()
         self.stop_requested = False
+        self.recording = False  # a recorder node was found with the others (wait_for_graph)
         pub = self.create_publisher
         self.clock_pub = pub(Clock, c.CLOCK, c.STREAM)
         self.images = {v: pub(Image, c.image_topic(v), c.IMAGES) for v in c.CameraName}
@@ -189,6 +197,8 @@ class SimNode(ReactNode):
                 and any(p.get_subscription_count() == 0 for p in needs.get(n, []))
             ]
             if not missing and not unmatched:
+                # Bags are recorded when a recorder is in the graph (not required: --no-bags).
+                self.recording = c.RECORDER_NODE in names
                 return
             if time.monotonic() > deadline:
                 waiting = missing or unmatched
@@ -248,12 +258,25 @@ class SimNode(ReactNode):
         results = ResultsStore(Path(self.param("run_dir")) / "results.sqlite")
         done = {r.scene_id for r in results.rows() if r.brain == brain}
         results.close()
+        run_dir = Path(self.param("run_dir"))
+        # A scored episode always has its bag: one whose bag was lost (the run killed while
+        # the recorder still wrote it) is played again to record it, not skipped.
+        unbagged = [
+            s.scene_id
+            for s in specs
+            if self.recording and s.scene_id in done and not bag_folder(run_dir, brain, s).is_dir()
+        ]
+        done -= set(unbagged)
+        if unbagged:  # said however the node runs: the user's bags are at stake
+            self.get_logger().warning(
+                f"{len(unbagged)} scored episode(s) have no bag (a run stopped while writing "
+                f"it): played again to record them: {', '.join(unbagged)}"
+            )
         body = make_controller(
             str(self.param("controller")), str(self.param("policy_path")) or None
         )
         simulator = Simulator()
         self.scene_count = len(specs)
-        run_dir = Path(self.param("run_dir"))
         self.log_progress(
             f"{len(specs)} scene(s) from {self.param('scenes')} ({len(done)} already scored), "
             f"brain {brain}, body {body.name}, {settings.width}x{settings.height} -> {run_dir}"
