@@ -6,6 +6,7 @@ import json
 import threading
 import time
 from http.server import BaseHTTPRequestHandler
+from typing import Any
 
 GOOD = {
     "object_identified": "a red mug",
@@ -30,7 +31,12 @@ class Script:
         self.delay = 0.0  # seconds before every answer (a model's latency)
 
 
-def completion(content: str) -> bytes:
+USAGE = {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120, "cost": 0.0005}
+
+
+def completion(content: Any, usage: Any = None) -> bytes:
+    """A chat completion whose message content and usage are given as they are: a string,
+    or what a sloppy or hostile server sends (a list of parts, NaN counts)."""
     return json.dumps(
         {
             "id": "chatcmpl-1",
@@ -44,12 +50,7 @@ def completion(content: str) -> bytes:
                     "message": {"role": "assistant", "content": content},
                 }
             ],
-            "usage": {
-                "prompt_tokens": 100,
-                "completion_tokens": 20,
-                "total_tokens": 120,
-                "cost": 0.0005,
-            },
+            "usage": USAGE if usage is None else usage,
         }
     ).encode()
 

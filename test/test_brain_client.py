@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 import pytest
-from loopback import GOOD
+from loopback import GOOD, completion
 
 from reacthuman.brain.client import ModelClient
 from reacthuman.observation import CameraInfo, Frame, Observation, RobotPose, legend_of
@@ -203,24 +203,7 @@ def test_many_decisions_run_concurrently(server, observation):
 
 
 def body(content, usage=None) -> str:
-    """A chat completion whose message content and usage are given as they are (a list of
-    parts, a lone surrogate, NaN counts): JSON as a hostile or sloppy server sends it."""
-    return json.dumps(
-        {
-            "id": "chatcmpl-1",
-            "object": "chat.completion",
-            "created": 0,
-            "model": "fake",
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "stop",
-                    "message": {"role": "assistant", "content": content},
-                }
-            ],
-            "usage": usage or {"prompt_tokens": 100, "completion_tokens": 20},
-        }
-    )
+    return completion(content, usage or {"prompt_tokens": 100, "completion_tokens": 20}).decode()
 
 
 def recorded(decision, tmp_path) -> str:

@@ -8,7 +8,7 @@ import asyncio
 import json
 import random
 
-from loopback import GOOD
+from loopback import GOOD, completion
 
 from reacthuman.brain.client import ModelClient
 from reacthuman.brain.run import Outcome, write_outcome
@@ -74,16 +74,7 @@ def _usage(rng: random.Random) -> dict:
 
 
 def _body(content, usage) -> str:
-    return json.dumps(
-        {
-            "id": "x",
-            "object": "chat.completion",
-            "created": 0,
-            "model": "fake",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}],
-            "usage": usage,
-        }
-    )
+    return completion(content, usage).decode()
 
 
 def test_2000_fuzzed_replies_never_crash_store_and_read_back_and_never_keep_the_key(
