@@ -49,7 +49,10 @@ def claim_domain(domain: int) -> bool:
     DOMAIN_LOCKS.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(OSError):  # a folder another user made and left unwritable
         DOMAIN_LOCKS.chmod(0o1777)
-    handle = (DOMAIN_LOCKS / f"{domain}.lock").open("a+")
+    try:
+        handle = (DOMAIN_LOCKS / f"{domain}.lock").open("a+")
+    except OSError:  # another user's lock file: theirs
+        return False
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
