@@ -27,6 +27,7 @@ from reacthuman.brain.prompt import PROMPT_VERSION
 from reacthuman.brain.store import ResponseStore, decision_key, observation_hash
 from reacthuman.layout import GROUND_TRUTH_FILE, OBSERVATION_FILE, brain_folder
 from reacthuman.observation import Observation
+from reacthuman.scenes.sets import first_error
 from reacthuman.sim.truth import GroundTruth
 
 
@@ -224,9 +225,7 @@ def read_observation(scene: Path) -> Observation:
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     except ValidationError as exc:
-        error = exc.errors()[0]
-        where = ".".join(str(part) for part in error["loc"]) or "the file"
-        raise ValueError(f"{path}: {where}: {error['msg']}") from None
+        raise ValueError(f"{path}: {first_error(exc)}") from None
 
 
 def read_truth(scene: Path) -> GroundTruth:

@@ -375,7 +375,8 @@ class SetReadError(SetError):
         self.problems = problems
 
 
-def _first_error(exc: ValidationError) -> str:
+def first_error(exc: ValidationError) -> str:
+    """A validation error's first problem as `field.path: message`, for messages."""
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"]) or "document"
     return f"{where}: {err['msg']}"
@@ -389,7 +390,7 @@ def load_spec(path: str | Path) -> SceneSpec:
     except OSError as exc:
         raise SetError(f"{path}: cannot read: {exc.strerror}") from None
     except ValidationError as exc:
-        raise SetError(f"{path}: invalid spec: {_first_error(exc)}") from None
+        raise SetError(f"{path}: invalid spec: {first_error(exc)}") from None
 
 
 def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
@@ -404,7 +405,7 @@ def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
     try:
         manifest = SetManifest.model_validate_json((root / "set.json").read_bytes())
     except ValidationError as exc:
-        raise SetError(f"{root / 'set.json'}: invalid manifest: {_first_error(exc)}") from None
+        raise SetError(f"{root / 'set.json'}: invalid manifest: {first_error(exc)}") from None
     problems: list[str] = []
     scenes: list[Scene] = []
     for entry in manifest.scenes:
@@ -421,7 +422,7 @@ def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
             problems.append(f"{meta_path}: cannot read: {exc.strerror}")
             continue
         except ValidationError as exc:
-            problems.append(f"{meta_path}: invalid metadata: {_first_error(exc)}")
+            problems.append(f"{meta_path}: invalid metadata: {first_error(exc)}")
             continue
         # Simulated labels cannot be recomputed without simulating; intended ones can.
         expected = metadata_for(spec)
