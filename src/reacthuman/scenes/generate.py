@@ -63,7 +63,7 @@ from reacthuman.scenes.spec import (
     scene_id,
 )
 
-GENERATOR_VERSION = "2.4.0"
+GENERATOR_VERSION = "2.5.0"
 NAMESPACE = "reacthuman-scenes-v2"  # part of every seed: changing it changes every scene
 # Share of scene groups given a look-alike, in the families whose window can show an object's
 # mass (FamilySampler.shows_mass): five of the 17, so about 13 % of a set, the paper's 40/306.

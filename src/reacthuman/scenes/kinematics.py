@@ -95,6 +95,18 @@ class Path:
         """(t, position, velocity, energy) per sample, as ``reach`` reads motion."""
         return [(s.t, s.pos, s.vel, s.energy) for s in self.samples]
 
+    def moved_along_x(self, dx: float) -> Path:
+        """The same motion, ``dx`` further along x (a motion that does not depend on where it
+        happens, placed once it is known)."""
+        return Path(
+            [
+                Sample(s.t, (s.pos[0] + dx, s.pos[1], s.pos[2]), s.vel, s.energy)
+                for s in self.samples
+            ],
+            self.floor_time,
+            self.first_contact,
+        )
+
     def at(self, t: float) -> Sample:
         index = min(max(int(round(t / DT)), 0), len(self.samples) - 1)
         return self.samples[index]

@@ -263,6 +263,11 @@ def table_with_near_edge(
 # robot over a counter end there.
 HANDS_COUNTER_NEAR_EDGE = (0.45, 0.5)  # m ahead of the robot's feet
 HANDS_COUNTER_HEIGHT = (0.9, 1.0)  # m: a kitchen counter, a high table, a workbench
+# Where both hands of a G1 standing still reach an object's centre (the measured reach map,
+# assets/gaits.json: 0.45 m ahead at most, at 0.95-1.15 m): the families whose object comes
+# to the robot through the air, not over a counter, bring it here.
+HANDS_MEET_AHEAD = (0.33, 0.4)  # m ahead of the robot's feet
+HANDS_MEET_HEIGHT = (0.95, 1.05)  # m above the floor
 
 
 # A wet glass table top: objects on it keep this share of their dry friction, and the top's own

@@ -1,12 +1,15 @@
-"""hanging_fall: a wall fixture standing on a ledge tips forward off it (gravity-paced).
+"""hanging_fall: a wall fixture standing on a high ledge tips forward off it (gravity-paced).
 
-A mirror, picture, clock, notice board or TV stands on a high ledge (a tall sideboard or a
-mantel shelf, 1.2-1.5 m) against the front wall, held at the top by a hook. The hook has let
-go: the fixture leans 0.3-0.9 degrees past balance and tips forward about the ledge's front
-edge, slowly at first (an inverted pendulum), then falls off the ledge and to the floor. A
-free fall from a wall lasts about half a second, so the tip is what leaves the decision moment
-its time; its top edge is the hazard point. About one wall in seven stands beyond reach
-(No_Action).
+A mirror, picture, clock, notice board or TV stands on a ledge above head height (the top of a
+tall wardrobe or bookcase, 1.85-1.95 m) against the front wall, held at the top by a hook. The
+hook has let go: the fixture leans 0.3-0.9 degrees past balance and tips forward about the
+ledge's front edge, slowly at first (an inverted pendulum), then falls off the ledge and to the
+floor. A free fall from a wall lasts about half a second, so the tip is what leaves the
+decision moment its time; its top edge is the hazard point. It starts above the reach zone
+and enters it falling. The ledge stands so that the top edge comes down through chest height
+where a G1 standing still holds its hands (``base.HANDS_MEET_*``): a fixture tipping off a
+wall lands within a few tens of centimetres of it, so a catch a G1 could make (it walks
+0.5 m/s) needs the wall close. About one wall in seven stands beyond reach (No_Action).
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from __future__ import annotations
 import math
 
 from reacthuman.scenes.families.base import (
+    HANDS_MEET_AHEAD,
+    HANDS_MEET_HEIGHT,
     WOOD_COLORS,
     FamilySampler,
     Layout,
@@ -26,19 +31,45 @@ from reacthuman.scenes.spec import Family, FurnitureKind, RoomType
 
 FAR_SHARE = 0.15
 RELEASE = math.radians(62.0)  # it pivots on the ledge's edge to about here, then flies
+LEDGE_HEIGHT = (1.85, 1.95)  # m: its top edge starts above the reach zone (2.0 m)
+SHORT = 0.45  # m: a fixture shorter than this stands higher by the difference
+
+
+def _meets(path_points: list, x0: float, meet_z: float) -> float:
+    """Where (x, relative to the ledge's front edge at ``x0``) the top edge first comes down
+    through ``meet_z``."""
+    for (ax, az), (bx, bz) in zip(path_points, path_points[1:], strict=False):
+        if az >= meet_z > bz:
+            return ax + (bx - ax) * (az - meet_z) / (az - bz) - x0
+    return path_points[-1][0] - x0
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
     far = ctx.meant(FAR_SHARE)
-    wall = rng.uniform(2.9, 3.3) if far else rng.uniform(1.5, 1.75)
-    ledge_z = rng.uniform(1.2, 1.5)
     thickness, width, height = ctx.hazard.shape.size
+    # A short fixture tips off faster: it stands higher, so it falls longer before it reaches.
+    ledge_z = rng.uniform(*LEDGE_HEIGHT) + max(0.0, SHORT - height)
+    meet = rng.uniform(*HANDS_MEET_AHEAD)
+    meet_z = rng.uniform(*HANDS_MEET_HEIGHT)
+    far_wall = rng.uniform(2.9, 3.3)
     ledge_depth = max(rng.uniform(0.18, 0.28), thickness + 0.04)
     y = rng.uniform(-0.3, 0.3)
     past = math.radians(rng.uniform(0.3, 0.9))
     color = rng.choice(WOOD_COLORS)
-    front = wall - ledge_depth
+    # The motion does not depend on where the ledge stands: tip the fixture off a front edge
+    # at x = 0, then move both to where the ledge stands.
+    hazard, path = topple(ctx, ctx.hazard, "hazard", 0.0, y, past, base_z=ledge_z, release=RELEASE)
+    if far:
+        front = far_wall - ledge_depth
+    else:  # the top edge comes down through chest height at the hands
+        front = meet - _meets([(s.pos[0], s.pos[2]) for s in path.samples], 0.0, meet_z)
+    x, hy, hz = hazard.pose.pos
+    hazard = hazard.model_copy(
+        update={"pose": hazard.pose.model_copy(update={"pos": (x + front, hy, hz)})}
+    )
+    path = path.moved_along_x(front)
+    wall = front + ledge_depth
     ledge = furniture(
         "ledge",
         FurnitureKind.counter,
@@ -46,9 +77,6 @@ def build(ctx: SampleContext) -> Layout:
         (ledge_depth, max(width + 0.3, 0.8), ledge_z),
         color,
         rng.uniform(0.4, 0.6),
-    )
-    hazard, path = topple(
-        ctx, ctx.hazard, "hazard", front, y, past, base_z=ledge_z, release=RELEASE
     )
     return Layout(
         furniture=[ledge],
@@ -74,5 +102,6 @@ SAMPLER = register(
         pool=("wall_mirror", "picture_frame", "wall_clock", "cork_board", "flat_screen_tv"),
         rooms=(RoomType.living_room, RoomType.bedroom, RoomType.hallway, RoomType.office),
         build=build,
+        room_heights=(2.8, 3.2),  # the high ledge and the fixture on it
     )
 )

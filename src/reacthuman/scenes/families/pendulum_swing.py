@@ -1,10 +1,18 @@
-"""pendulum_swing: a mass hanging from the ceiling swings in toward the observer.
+"""pendulum_swing: a mass hanging from the ceiling is knocked away and swings back in.
 
-Released from 18-26 degrees on the far side of its pivot with an extra push toward the robot
-(the swept speed), it swings through the bottom and up toward the robot. The pivot stands
-beyond the reach zone, so the bob enters reach late in its swing: a slow swing comes in near
-its turning point, a fast one earlier and faster. The rope is a rigid, massless link; its
-hinge and the air damp the swing a little, a light bob more than a heavy one.
+At t0 the bob hangs at the bottom of its swing just outside the reach zone and is knocked away
+from the robot (the swept speed). It swings out, turns, and comes back through the bottom
+toward the robot. The pivot stands so that a swing at the slow band's weakest knock turns back
+where a G1 standing still holds its hands (``base.HANDS_MEET_*``): catching it there needs
+no walk. Harder knocks swing it further, through the hands and on into the body. The window
+shows it going away; the decision is where and when it comes back (paper 3.2: the
+interception point is time-varying).
+
+A swing in from rest cannot be both caught and decided in time: entering a 1.2 m reach zone
+at least 0.6 s + 0.5 s after t0 and turning 0.5 m from the robot needs an amplitude of about
+2.7 m, more than a 3.4 m ceiling allows. The return comes half a period (about 1.6 s) after
+the knock. The rope is a rigid, massless link. Its hinge and the air damp the swing a little, a
+light bob more than a heavy one: the window shows what it weighs.
 """
 
 from __future__ import annotations
@@ -12,6 +20,9 @@ from __future__ import annotations
 import math
 
 from reacthuman.scenes.families.base import (
+    HANDS_MEET_AHEAD,
+    HANDS_MEET_HEIGHT,
+    FamilyError,
     FamilySampler,
     Layout,
     SampleContext,
@@ -19,32 +30,78 @@ from reacthuman.scenes.families.base import (
     furniture,
     register,
 )
-from reacthuman.scenes.geometry import quat_from_axis_angle
 from reacthuman.scenes.kinematics import G, Path, integrate_angle, principal_inertia
 from reacthuman.scenes.spec import Family, FurnitureKind, Joint, ObjectRole, RoomType, SpeedBand
 
-PUSH_RATES = {  # rad/s toward the robot at release
-    SpeedBand.slow: (0.0, 0.05),
-    SpeedBand.normal: (0.35, 0.4),
-    SpeedBand.fast: (0.6, 0.65),
-    SpeedBand.very_fast: (0.85, 0.9),
+# The knock, as a multiple of the one whose return swing turns at the hands. Arrival speeds
+# scale with it, so the very fast band arrives at least 2.1 times as fast as the slow one.
+KNOCKS = {
+    SpeedBand.slow: (1.0, 1.04),
+    SpeedBand.normal: (1.45, 1.5),
+    SpeedBand.fast: (1.85, 1.9),
+    SpeedBand.very_fast: (2.3, 2.35),
 }
+OUTSIDE = (0.05, 0.2)  # m the hanging bob starts beyond the reach zone's edge
+LATERAL = 0.15  # m: the swing plane is at most this far to either side of the robot
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
     half_h = ctx.hazard.shape.size[2] / 2.0
-    pivot_y = rng.uniform(-0.3, 0.3)
+    pivot_y = rng.uniform(-LATERAL, LATERAL)
     pivot_z = ctx.room_height - 0.03
-    rest_height = max(rng.uniform(0.8, 1.2), half_h + 0.35)
-    length = pivot_z - rest_height
-    release = math.radians(rng.uniform(18.0, 26.0))
-    # The pivot stands so that a barely pushed bob enters reach at this share of its swing's
-    # reach toward the robot: late in its swing, near where it would turn back.
-    share = rng.uniform(0.9, 0.95)
+    meet = rng.uniform(*HANDS_MEET_AHEAD)  # the weakest return turns here, m ahead
+    meet_z = rng.uniform(*HANDS_MEET_HEIGHT)  # ... at this height
+    pivot_x = entry_x(pivot_y) + rng.uniform(*OUTSIDE)
     damping = rng.uniform(0.15, 0.4)  # N m s / rad: the rope's mount; a light bob feels it
-    push = ctx.speed(PUSH_RATES)
-    pivot = (entry_x(pivot_y) + share * length * math.sin(release), pivot_y, pivot_z)
+    knock = ctx.speed(KNOCKS)
+    reach_back = pivot_x - meet  # horizontal, from the bottom to where it turns back
+    # The rope, so that the weakest return turns at meet_z: a circle through the bottom point
+    # (under the pivot) and the turning point, found by bisection on the rest height.
+    lo, hi = half_h + 0.35, meet_z
+    if lo >= hi:
+        raise FamilyError(f"a {ctx.hazard.name} hangs too low to turn at the hands")
+    for _ in range(60):
+        rest = 0.5 * (lo + hi)
+        length = pivot_z - rest
+        turn_z = pivot_z - math.sqrt(max(length * length - reach_back * reach_back, 0.0))
+        lo, hi = (lo, rest) if turn_z > meet_z else (rest, hi)
+    rest = 0.5 * (lo + hi)
+    length = pivot_z - rest
+    if reach_back >= length:
+        raise FamilyError("the rope is too short to swing back to the hands")
+    pivot = (pivot_x, pivot_y, pivot_z)
+    spin_inertia = principal_inertia(ctx.hazard.shape, ctx.hazard.mass_kg)[0]
+    # A physical pendulum: the bob's own inertia about its centre (it hangs along the rope,
+    # its z axis) adds to m L^2 about the pivot.
+    inertia = ctx.hazard.mass_kg * length * length + spin_inertia
+    stiffness = ctx.hazard.mass_kg * G * length / inertia
+
+    def swing(rate: float) -> list[tuple[float, float, float]]:
+        return integrate_angle(
+            lambda th, w: -stiffness * math.sin(th) - damping / inertia * w,
+            0.0,
+            rate,
+            stop=lambda _th, _w: False,
+            horizon=ctx.horizon,
+        )
+
+    def returns_to(rate: float) -> float:
+        """The angle at which a swing knocked at ``rate`` first turns back on the near side."""
+        angles = swing(rate)
+        for (_t0, _th0, w0), (_t1, th1, w1) in zip(angles, angles[1:], strict=False):
+            if th1 < 0.0 and w0 < 0.0 <= w1:
+                return th1
+        return min(th for _t, th, _w in angles)
+
+    # The weakest knock: the one whose return turns at the hands (bisection on the rate).
+    target = -math.asin(reach_back / length)
+    low, high = 0.0, 2.0 * math.sqrt(G / length)
+    for _ in range(40):
+        mid = 0.5 * (low + high)
+        low, high = (mid, high) if returns_to(mid) > target else (low, mid)
+    weakest = 0.5 * (low + high)
+    theta_dot = knock * weakest  # away from the robot, which stands on the -x side
 
     def bob(theta: float) -> tuple[float, float, float]:
         return (
@@ -53,20 +110,14 @@ def build(ctx: SampleContext) -> Layout:
             pivot[2] - length * math.cos(theta),
         )
 
-    start = bob(release)
-    theta_dot = -push  # toward the robot, which stands on the -x side
+    start = bob(0.0)
     hazard = ctx.make_object(
         ctx.hazard,
         "hazard",
         ObjectRole.hazard,
         start,
-        quat_from_axis_angle((0.0, 1.0, 0.0), -release),  # hangs along the rope
-        lin_vel=(
-            length * theta_dot * math.cos(release),
-            0.0,
-            length * theta_dot * math.sin(release),
-        ),
-        ang_vel=(0.0, -theta_dot, 0.0),
+        lin_vel=(length * theta_dot, 0.0, 0.0),
+        ang_vel=(0.0, -theta_dot, 0.0),  # w x r: a bob under its pivot moving +x turns about -y
         joint=Joint(kind="pendulum", anchor=pivot, axis=(0.0, 1.0, 0.0), damping=round(damping, 4)),
     )
     mount = furniture(
@@ -77,30 +128,25 @@ def build(ctx: SampleContext) -> Layout:
         (0.8, 0.8, 0.8),
         0.5,
     )
-    # A physical pendulum: the bob's own inertia about its centre (it hangs along the rope,
-    # its z axis) adds to m L^2 about the pivot.
-    spin_inertia = principal_inertia(hazard.shape, hazard.mass_kg)[0]
-    inertia = hazard.mass_kg * length * length + spin_inertia
-    stiffness = hazard.mass_kg * G * length / inertia
-    angles = integrate_angle(
-        lambda th, w: -stiffness * math.sin(th) - damping / inertia * w,
-        release,
-        theta_dot,
-        stop=lambda _th, _w: False,
-        horizon=ctx.horizon,
-    )
     path = Path()
-    for t, theta, omega in angles:
+    for t, theta, omega in swing(theta_dot):
         vel = (length * omega * math.cos(theta), 0.0, length * omega * math.sin(theta))
         path.append(t, bob(theta), vel, 0.5 * inertia * omega * omega)
+    # The room holds the hardest knock's swing, the same room in every band of the group.
+    hardest = max(swing(KNOCKS[SpeedBand.very_fast][1] * weakest), key=lambda a: a[1])
+    far = bob(hardest[1])
     return Layout(
         furniture=[mount],
         objects=[hazard],
         primary=hazard.id,
         path=path,
         event_origin=start,
-        description=f"{ctx.hazard.looks_like} hanging from the ceiling swings toward the robot",
+        description=(
+            f"{ctx.hazard.looks_like} hanging from the ceiling is knocked away and swings back "
+            "toward the robot"
+        ),
         design_speed_ratio=2.1,
+        extent_points=[far],
     )
 
 
