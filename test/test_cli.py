@@ -133,6 +133,8 @@ def test_files_that_are_not_utf8_are_named_not_tracebacks(tmp_path):
     commands = [
         (["scenes", "show", str(spec_path)], "spec.json: invalid spec"),
         (["scenes", "validate", str(out)], "spec.json: invalid spec"),
+        (["observe", str(spec_path), "--out", str(tmp_path / "obs")], "spec.json: invalid spec"),
+        (["observe", str(out), "--out", str(tmp_path / "obs")], "spec.json: invalid spec"),
         (["catalogue", "--file", str(tmp_path / "catalogue.json")], "not UTF-8"),
     ]
     for command, message in commands:

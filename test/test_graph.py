@@ -127,6 +127,22 @@ def test_bags_replay_to_the_live_scores(graph_run):
     assert episode.topics["/reacthuman/spine/joint_command"] == episode.execute.ticks
 
 
+def test_one_damaged_bag_is_its_own_error_and_the_others_replay(graph_run, tmp_path):
+    root = graph_run[0]
+    shutil.copytree(root / "graph" / "bags", tmp_path / "bags")
+    bags = sorted(p.parent for p in (tmp_path / "bags").glob("oracle/*/*/metadata.yaml"))
+    (storage,) = bags[0].glob("*.mcap")
+    data = bytearray(storage.read_bytes())
+    for at in range(4096, 4096 + 200):  # 200 flipped bytes inside the first chunk's messages
+        data[at] ^= 0xFF
+    storage.write_bytes(bytes(data))
+    replay = run_cli("replay", str(tmp_path / "bags"))
+    assert replay.returncode == 1
+    assert f"{storage}: damaged: the chunk at byte" in replay.stderr
+    assert "Traceback" not in replay.stderr
+    assert replay.stdout.count("same as the live score") == SCENES - 1
+
+
 def test_markers_and_transforms_read_back_from_a_bag(graph_run):
     from rosbags.rosbag2 import Reader
     from rosbags.typesys import Stores, get_typestore

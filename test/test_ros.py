@@ -333,6 +333,21 @@ def test_bench_refuses_to_write_into_a_folder_that_is_not_a_run(tmp_path):
     assert sorted(p.name for p in mine.iterdir()) == ["report", "scores.csv"]
 
 
+@pytest.mark.parametrize("name", ["results.sqlite", "responses.sqlite"])
+def test_bench_names_a_damaged_store_in_its_run_folder_before_any_work(tmp_path, name):
+    # Was: a traceback ending "'ScorerNode' object has no attribute 'results'".
+    from conftest import run_cli
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / name).write_bytes(b"\x00garbage" * 500)
+    done = run_cli("bench", "--out", str(run))
+    assert done.returncode == 1
+    assert f"reacthuman: error: --out {run}: {run / name}: cannot be opened" in done.stderr
+    assert "move it aside" in done.stderr and "Traceback" not in done.stderr
+    assert sorted(p.name for p in run.iterdir()) == [name]  # nothing else written
+
+
 def test_the_recorder_files_out_of_order_messages_under_their_episode(tmp_path):
     """Topics arrive in any order: a truth or an image before its scene still lands in the
     episode's bag, and only scored episodes keep a bag."""

@@ -160,6 +160,44 @@ def test_results_store_never_duplicates_and_exports_csv_and_jsonl(tmp_path):
     store.close()
 
 
+def test_a_results_file_that_is_not_sqlite_is_named_with_what_to_do(tmp_path):
+    from reacthuman.sqlite_store import StoreError
+
+    bad = tmp_path / "results.sqlite"
+    bad.write_bytes(b"these are my notes, not a database\n" * 100)
+    with pytest.raises(StoreError, match="results.sqlite: cannot be opened .*move it aside"):
+        ResultsStore(bad)
+    assert bad.read_bytes().startswith(b"these are my notes")  # left as it was
+
+
+def test_a_results_file_that_cannot_be_written_is_found_before_any_work(tmp_path):
+    import sqlite3
+
+    from reacthuman import sqlite_store
+    from reacthuman.sqlite_store import StoreError
+
+    ResultsStore(tmp_path / "results.sqlite").close()
+    # Opened read-only, as on a read-only mount (file modes do not stop root).
+    db = sqlite3.connect(f"file:{tmp_path / 'results.sqlite'}?mode=ro", uri=True)
+    with pytest.raises(StoreError, match="cannot be written .*readonly.*make the file"):
+        sqlite_store.check_writable(db, tmp_path / "results.sqlite", "scores")
+
+
+def test_a_stored_row_that_no_longer_reads_as_a_score_counts_as_not_scored(tmp_path):
+    store = ResultsStore(tmp_path / "results.sqlite")
+    store.put(row(0, "m", C, D))
+    store.put(row(1, "m", D, D))
+    store._db.execute(
+        "UPDATE scores SET row = ? WHERE scene_id = ?",
+        ('{"saa": "NaN?"}', row(1, "m", D, D).scene_id),
+    )
+    rows = store.rows()
+    assert [r.scene_id for r in rows] == [row(0, "m", C, D).scene_id]
+    assert store.unreadable == 1
+    store.put(row(1, "m", D, D))  # the resumed run scores it again and replaces the row
+    assert len(store.rows()) == 2 and store.unreadable == 0
+
+
 def test_execution_outcomes_count_against_the_decisions_own_action(tmp_path):
     from reacthuman.scoring.aggregate import execution_summary
     from reacthuman.scoring.report import write_report

@@ -105,6 +105,8 @@ def test_missing_and_corrupt_files_are_named_and_the_rest_scored(observed, tmp_p
     truths[1].unlink()
     plans = sorted((tmp_path / "dec").glob("*/*/plan.json"))
     plans[2].write_text("[]")
+    specs = sorted(broken.glob("*/*/spec.json"))
+    specs[3].write_bytes(b"\xff\xfe{" + specs[3].read_bytes()[1:])
     result = run_cli(
         "score",
         "--observations",
@@ -115,9 +117,13 @@ def test_missing_and_corrupt_files_are_named_and_the_rest_scored(observed, tmp_p
         str(tmp_path / "run"),
     )
     assert result.returncode == 0
-    assert "scored 9 decisions (3 unreadable)" in result.stdout
-    assert result.stderr.count("could not read") == 3
-    assert "ground_truth.json" in result.stderr
+    assert "scored 8 decisions (4 unreadable)" in result.stdout
+    assert result.stderr.count("could not read") == 4
+    assert f"{truths[0]}: unreadable (GroundTruth: document: Invalid JSON" in result.stderr
+    assert f"{truths[1]}: cannot read (No such file or directory)" in result.stderr
+    assert f"{plans[2]}: unreadable (Decision: document: Input should be" in result.stderr
+    assert f"{specs[3]}: not UTF-8 text (byte 0)" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_an_empty_run_says_so(tmp_path):

@@ -30,6 +30,19 @@ def check_run_folder(run: Path) -> None:
             f"--out {run}: not empty and not a bench run (no results.sqlite); refusing to "
             "write into it: choose a new folder"
         )
+    # A damaged or read-only store is refused before any work, not at the first score.
+    from reacthuman.brain.store import ResponseStore
+    from reacthuman.scoring.results import ResultsStore
+    from reacthuman.sqlite_store import StoreError
+
+    for name, kind in (("results.sqlite", ResultsStore), ("responses.sqlite", ResponseStore)):
+        if (run / name).exists():
+            try:
+                store = kind(run / name)
+                store.check_writable()
+                store.close()
+            except StoreError as exc:
+                raise BenchError(f"--out {run}: {exc}") from None
 
 
 def results_table(rows: list) -> str:  # noqa: ANN001 - ScoreRow

@@ -924,13 +924,14 @@ def cmd_scenes_families(_args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from reacthuman.benchcmd import BenchError
+    from reacthuman.sqlite_store import StoreError
 
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)
-    except (CliError, BenchError) as exc:
+    except (CliError, BenchError, StoreError) as exc:
         print(f"reacthuman: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

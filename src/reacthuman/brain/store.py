@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from reacthuman import sqlite_store
 from reacthuman.brain.client import Decision
 
 SCHEMA = """
@@ -55,18 +56,21 @@ def decision_key(
 class ResponseStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(SCHEMA)
+        self._db = sqlite_store.connect(
+            self.path, "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", SCHEMA
+        )
+
+    def check_writable(self) -> None:
+        """StoreError now, before a run's work, rather than at its first decision."""
+        with self._lock:
+            sqlite_store.check_writable(self._db, self.path, "decisions")
 
     def get(self, key: str) -> Decision | None:
         """The decision stored under ``key``; None when there is none, or when the stored one
         no longer reads as a Decision (a row an older version wrote with a token count of
         1.5): it is asked again and its row replaced, instead of crashing every later run."""
-        with self._lock:
+        with self._lock, sqlite_store.errors(self.path, "cannot be read"):
             row = self._db.execute(
                 "SELECT decision FROM decisions WHERE key = ?", (key,)
             ).fetchone()
@@ -78,21 +82,26 @@ class ResponseStore:
             return None
 
     def put(self, key: str, obs_hash: str, decoding: dict[str, Any], decision: Decision) -> None:
-        with self._lock:
+        doing = f"cannot record the decision of {decision.brain} on {decision.scene_id}"
+        with self._lock, sqlite_store.errors(self.path, doing):
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute(
-                "INSERT OR REPLACE INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    key,
-                    decision.scene_id,
-                    decision.brain,
-                    decision.endpoint,
-                    decision.prompt_version,
-                    obs_hash,
-                    json.dumps(decoding, sort_keys=True),
-                    decision.model_dump_json(),
-                ),
-            )
+            try:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        key,
+                        decision.scene_id,
+                        decision.brain,
+                        decision.endpoint,
+                        decision.prompt_version,
+                        obs_hash,
+                        json.dumps(decoding, sort_keys=True),
+                        decision.model_dump_json(),
+                    ),
+                )
+            except sqlite3.Error:
+                self._db.execute("ROLLBACK")
+                raise
             self._db.execute("COMMIT")
 
     def count(self) -> int:

@@ -4,7 +4,9 @@ A bag is written under ``.<name>.partial/<name>`` (so its storage file is alread
 ``<name>.mcap``) and moved to ``<name>`` when the episode's score was recorded, so a bag
 outside a ``.partial`` folder is always a finished episode; ``/tf`` is written as standard
 ``tf2_msgs/msg/TFMessage`` (live it travels as ``geometry_msgs/TransformStamped`` on
-``/reacthuman/tf``, because tf2_msgs is not published on PyPI).
+``/reacthuman/tf``, because tf2_msgs is not published on PyPI). Its MCAP file carries the
+CRCs the format defines (``mcap_crc``), checked when the bag is read: a damaged bag is that
+bag's error, never a wrong score.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reacthuman.ros import contract
+from reacthuman.ros import contract, mcap_crc
 from reacthuman.scoring.results import ScoreRow
 
 PARTIAL = ".partial"
@@ -63,6 +65,8 @@ class EpisodeBag:
                 if name not in connections:
                     connections[name] = writer.add_connection(name, msgtype, typestore=store)
                 writer.write(connections[name], ns, raw)
+        for storage in self.partial.glob("*.mcap"):
+            mcap_crc.seal(storage)
         shutil.rmtree(self.folder, ignore_errors=True)
         self.partial.rename(self.folder)
         self.staging.rmdir()
@@ -86,11 +90,28 @@ class BagError(ValueError):
     pass
 
 
-def read_episode(path: Path) -> BagEpisode:
-    from rosbags.rosbag2 import Reader
+REPAIR = "delete the bag and rerun `reacthuman bench` with the same --out to record it again"
 
+
+def read_episode(path: Path) -> BagEpisode:
+    """The episode a finished bag holds; BagError naming the bag and what is wrong with it."""
     if not (path / "metadata.yaml").is_file():
         raise BagError(f"{path}: not a rosbag2 bag (no metadata.yaml)")
+    for storage in sorted(path.glob("*.mcap")):
+        damage = mcap_crc.problems(storage)
+        if damage:
+            raise BagError(f"{storage}: damaged: {'; '.join(damage)}; {REPAIR}")
+    try:
+        return _read(path)
+    except BagError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - rosbags raises many kinds on a damaged bag
+        raise BagError(f"{path}: cannot be read ({type(exc).__name__}: {exc}); {REPAIR}") from None
+
+
+def _read(path: Path) -> BagEpisode:
+    from rosbags.rosbag2 import Reader
+
     store = _typestore()
     wanted: dict[str, type] = {
         contract.SCENE: contract.SceneMessage,

@@ -80,7 +80,8 @@ class ScorerNode(ReactNode):
         )
 
     def destroy_node(self) -> None:
-        self.results.close()
+        if hasattr(self, "results"):  # absent when the store could not be opened
+            self.results.close()
         super().destroy_node()
 
 

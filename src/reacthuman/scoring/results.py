@@ -1,16 +1,23 @@
 """The results store of a run: one row per (scene, brain) decision, in SQLite, exported as CSV
-and JSONL. Writing a row again replaces it, so reruns and resumes never duplicate one."""
+and JSONL. Writing a row again replaces it, so reruns and resumes never duplicate one.
+
+A file that is not SQLite, a damaged database or one the user cannot write is a
+``ResultsError`` naming the file and what to do, never a traceback; a stored row that no longer
+reads as a score (written by another version, edited by hand) counts as not scored, so a
+resumed run scores that decision again and replaces it.
+"""
 
 from __future__ import annotations
 
 import csv
 import json
-import sqlite3
 from pathlib import Path
 
+from reacthuman import sqlite_store
 from reacthuman.scenes.spec import Family, SpeedBand
 from reacthuman.scoring.metrics import DecisionScore
 from reacthuman.spine.outcome import Result
+from reacthuman.sqlite_store import StoreError
 
 
 class ScoreRow(DecisionScore):
@@ -39,40 +46,68 @@ class ScoreRow(DecisionScore):
 COLUMNS = list(ScoreRow.model_fields)
 
 
+ResultsError = StoreError  # the name the scoring side knows it by
+
+
 class ResultsStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(
+        self.unreadable = 0  # stored rows the last rows() could not read as scores
+        self._db = sqlite_store.connect(
+            self.path,
+            "PRAGMA journal_mode=WAL",
             "CREATE TABLE IF NOT EXISTS scores (scene_id TEXT NOT NULL, brain TEXT NOT NULL, "
-            "row TEXT NOT NULL, PRIMARY KEY (scene_id, brain))"
+            "row TEXT NOT NULL, PRIMARY KEY (scene_id, brain))",
         )
+
+    def _errors(self, doing: str):  # noqa: ANN202 - a context manager
+        return sqlite_store.errors(self.path, doing)
+
+    def check_writable(self) -> None:
+        """StoreError now, before a run's work, rather than at its first score."""
+        sqlite_store.check_writable(self._db, self.path, "scores")
 
     def put(self, row: ScoreRow) -> None:
-        self._db.execute(
-            "INSERT OR REPLACE INTO scores VALUES (?, ?, ?)",
-            (row.scene_id, row.brain, row.model_dump_json()),
-        )
+        with self._errors(f"cannot record the score of {row.brain} on {row.scene_id}"):
+            self._db.execute(
+                "INSERT OR REPLACE INTO scores VALUES (?, ?, ?)",
+                (row.scene_id, row.brain, row.model_dump_json()),
+            )
 
     def rows(self) -> list[ScoreRow]:
-        found = self._db.execute("SELECT row FROM scores ORDER BY brain, scene_id").fetchall()
-        return [ScoreRow.model_validate_json(r[0]) for r in found]
+        """Every row that reads as a score (``unreadable`` counts the others)."""
+        with self._errors("cannot be read"):
+            found = self._db.execute("SELECT row FROM scores ORDER BY brain, scene_id").fetchall()
+        rows: list[ScoreRow] = []
+        self.unreadable = 0
+        for (text,) in found:
+            try:
+                rows.append(ScoreRow.model_validate_json(text))
+            except (ValueError, TypeError):
+                self.unreadable += 1
+        return rows
 
     def export(self, folder: str | Path) -> tuple[Path, Path]:
         """``scores.csv`` and ``scores.jsonl``, one line per decision, in a stable order."""
         folder = Path(folder)
         rows = self.rows()
         csv_path, jsonl_path = folder / "scores.csv", folder / "scores.jsonl"
-        with csv_path.open("w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=COLUMNS)
-            writer.writeheader()
-            for row in rows:
-                data = row.model_dump(mode="json")
-                data["rules"] = " ".join(data["rules"])
-                writer.writerow({k: "" if v is None else v for k, v in data.items()})
-        jsonl_path.write_text("".join(json.dumps(r.model_dump(mode="json")) + "\n" for r in rows))
+        try:
+            with csv_path.open("w", newline="") as handle:
+                writer = csv.DictWriter(handle, fieldnames=COLUMNS)
+                writer.writeheader()
+                for row in rows:
+                    data = row.model_dump(mode="json")
+                    data["rules"] = " ".join(data["rules"])
+                    writer.writerow({k: "" if v is None else v for k, v in data.items()})
+            jsonl_path.write_text(
+                "".join(json.dumps(r.model_dump(mode="json")) + "\n" for r in rows)
+            )
+        except OSError as exc:
+            raise ResultsError(
+                f"{folder}: cannot write the scores ({exc}); the rows stay in {self.path}: "
+                "make the folder writable and export again (reacthuman score/report)"
+            ) from None
         return csv_path, jsonl_path
 
     def close(self) -> None:

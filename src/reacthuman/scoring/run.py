@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from reacthuman.brain.classify import ClassifierConfig
 from reacthuman.brain.client import Decision
 from reacthuman.layout import GROUND_TRUTH_FILE, SPEC_FILE
+from reacthuman.scenes.sets import first_error
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.metrics import score_decision
 from reacthuman.scoring.results import ScoreRow
@@ -22,8 +23,21 @@ from reacthuman.sim.truth import GroundTruth
 from reacthuman.spine.outcome import ExecutionOutcome
 
 
+class _Unreadable(ValueError):
+    pass
+
+
 def _load(model, path: Path):  # noqa: ANN001, ANN202
-    return model.model_validate_json(path.read_bytes())  # not UTF-8: a ValidationError
+    """The file as ``model``; _Unreadable naming the file and its first problem."""
+    data = path.read_bytes()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _Unreadable(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        return model.model_validate_json(data)
+    except ValidationError as exc:
+        raise _Unreadable(f"{path}: unreadable ({exc.title}: {first_error(exc)})") from None
 
 
 def score_row(
@@ -69,10 +83,8 @@ def score_folders(
             except OSError as exc:
                 problems.append(f"{exc.filename}: cannot read ({exc.strerror})")
                 continue
-            except ValidationError as exc:
-                problems.append(
-                    f"{plan_file.parent}: unreadable ({exc.title}: {exc.errors()[0]['msg']})"
-                )
+            except _Unreadable as exc:
+                problems.append(str(exc))
                 continue
             rows.append(score_row(decision, truth, spec, config=config))
     return rows, problems

@@ -1,0 +1,62 @@
+"""Opening the run's SQLite files (scores, responses) with errors a person can act on.
+
+A file that is not SQLite, a damaged database, one the user cannot write or one another
+process holds is a ``StoreError`` naming the file, what failed and what to do, never a
+traceback from deep inside a run.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+class StoreError(ValueError):
+    """A run's SQLite file cannot be opened, read or written; the message says what to do."""
+
+
+def advice(exc: sqlite3.Error) -> str:
+    text = str(exc).lower()
+    if "readonly" in text or "unable to open" in text or "permission" in text:
+        return "make the file and its folder writable, or give the run another --out"
+    if "locked" in text or "busy" in text:
+        return "another process holds it; wait for it to finish or give the run another --out"
+    return (
+        "it is not a database this project wrote (or it is damaged): move it aside to start "
+        "afresh, or restore it from a copy"
+    )
+
+
+@contextmanager
+def errors(path: Path, doing: str) -> Iterator[None]:
+    """sqlite3 errors inside, as a StoreError: '<path>: <doing> (<why>); <what to do>'."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: {doing} ({exc}); {advice(exc)}") from None
+
+
+def connect(path: Path, *pragmas: str) -> sqlite3.Connection:
+    """A connection in autocommit mode that threads may share, with ``pragmas`` applied: the
+    first statement is what finds a file that is not a database."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except (OSError, sqlite3.Error) as exc:
+        raise StoreError(f"{path}: cannot be opened ({exc})") from None
+    with errors(path, "cannot be opened"):
+        for pragma in pragmas:
+            db.execute(pragma)
+    return db
+
+
+def check_writable(db: sqlite3.Connection, path: Path, table: str) -> None:
+    """Raise StoreError unless a row could be written to ``table`` now (nothing is kept)."""
+    with errors(path, "cannot be written"):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(f"DELETE FROM {table} WHERE 0")  # noqa: S608 - a table name of ours
+        finally:
+            db.execute("ROLLBACK")
