@@ -90,6 +90,8 @@ ASIDE_COST = 0.3
 # m ahead of the hand origin that hands held out toward an object out of reach go: inside the
 # reach map (0.5 m strained the arms and, held in the room while the body swayed, fell twice).
 REACH_TOWARD = 0.4
+LARGE = 0.5  # m: an object longer than this (a door) is met a little in from its edge ...
+EDGE_INSET = 0.08  # m ... by this much
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,7 @@ class Path:
     velocity: np.ndarray  # (n, 3)
     box: np.ndarray  # (n, k, 3)
     radius: float  # m, half the object's smallest extent (its box keeps the rest)
+    length: float = 0.0  # m, its largest extent
 
 
 def object_path(truth: GroundTruth, robot_pos: Vec3, robot_yaw: float) -> Path:
@@ -122,7 +125,7 @@ def object_path(truth: GroundTruth, robot_pos: Vec3, robot_yaw: float) -> Path:
             center, quat = p.center, p.quat
         world = [add(center, quat_rotate(quat, tuple(o))) for o in offsets]
         boxes.append([to_robot(w, robot_pos, robot_yaw) for w in world])
-    return Path(t, point, velocity, np.asarray(boxes), radius=0.5 * min(size))
+    return Path(t, point, velocity, np.asarray(boxes), radius=0.5 * min(size), length=max(size))
 
 
 def _rate(truth: GroundTruth) -> float:
@@ -306,10 +309,20 @@ def hands_at(path: Path, i: int, base: np.ndarray, room: Room, table: GaitTable)
     that far, the hand on that side meets it and the other comes as near as it reaches, the
     object still wider than the opening between them; where not even that, the hand on that
     side alone (the other held ready). None when out of reach."""
-    local = _hand_offset(tuple(float(v) for v in path.point[i]), base)
+    point = path.point[i]
+    falling = path.velocity[i][2] < -0.5 * float(np.linalg.norm(path.velocity[i][:2]))
+    if path.length > LARGE and not falling:
+        # A door's edge sweeping past: meet its face a little in from the edge, which the
+        # face crosses at the same moment, so a body a few centimetres off still meets it.
+        center = path.box[i].mean(axis=0)
+        inward = center[:2] - point[:2]
+        span = float(np.linalg.norm(inward))
+        if span > 1e-6:
+            point = point.copy()
+            point[:2] += inward / span * min(EDGE_INSET, 0.5 * span)
+    local = _hand_offset(tuple(float(v) for v in point), base)
     if local[0] < BODY_FRONT + path.radius + 0.03:
         return None
-    falling = path.velocity[i][2] < -0.5 * float(np.linalg.norm(path.velocity[i][:2]))
     below = 0.5 * path.radius if falling else 0.0
     x, y, z = local[0], local[1], local[2] - below
     left, right = (x, y + HAND_GAP, z), (x, y - HAND_GAP, z)

@@ -9,10 +9,10 @@ shows it going away; the decision is where and when it comes back (paper 3.2: th
 interception point is time-varying).
 
 A swing in from rest cannot be both caught and decided in time: entering a 1.2 m reach zone
-at least 0.6 s + 0.5 s after t0 and turning 0.5 m from the robot needs an amplitude of about
-2.7 m, more than a 3.4 m ceiling allows. The return comes half a period (about 1.6 s) after
-the knock. The rope is a rigid, massless link. Its hinge and the air damp the swing a little, a
-light bob more than a heavy one: the window shows what it weighs.
+at least 0.6 s + 0.5 s after t0 and turning 0.4 m ahead of the robot needs an amplitude of
+about 3 m, more than a 3.5 m ceiling allows. The return comes half a period (about 1.6 s)
+after the knock. The rope is a rigid, massless link. Its hinge and the air damp the swing a
+little, a light bob more than a heavy one: the window shows what it weighs.
 """
 
 from __future__ import annotations
