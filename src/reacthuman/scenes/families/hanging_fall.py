@@ -35,13 +35,12 @@ LEDGE_HEIGHT = (1.85, 1.95)  # m: its top edge starts above the reach zone (2.0 
 SHORT = 0.45  # m: a fixture shorter than this stands higher by the difference
 
 
-def _meets(path_points: list, x0: float, meet_z: float) -> float:
-    """Where (x, relative to the ledge's front edge at ``x0``) the top edge first comes down
-    through ``meet_z``."""
-    for (ax, az), (bx, bz) in zip(path_points, path_points[1:], strict=False):
-        if az >= meet_z > bz:
-            return ax + (bx - ax) * (az - meet_z) / (az - bz) - x0
-    return path_points[-1][0] - x0
+def _comes_down_through(points: list[tuple[float, float]], z: float) -> float:
+    """The x at which a path of (x, z) points first comes down through height ``z``."""
+    for (ax, az), (bx, bz) in zip(points, points[1:], strict=False):
+        if az >= z > bz:
+            return ax + (bx - ax) * (az - z) / (az - bz)
+    return points[-1][0]
 
 
 def build(ctx: SampleContext) -> Layout:
@@ -63,7 +62,7 @@ def build(ctx: SampleContext) -> Layout:
     if far:
         front = far_wall - ledge_depth
     else:  # the top edge comes down through chest height at the hands
-        front = meet - _meets([(s.pos[0], s.pos[2]) for s in path.samples], 0.0, meet_z)
+        front = meet - _comes_down_through([(s.pos[0], s.pos[2]) for s in path.samples], meet_z)
     x, hy, hz = hazard.pose.pos
     hazard = hazard.model_copy(
         update={"pose": hazard.pose.model_copy(update={"pos": (x + front, hy, hz)})}
