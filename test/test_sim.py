@@ -302,9 +302,9 @@ def test_observe_cli_writes_frames_observation_truth_and_a_summary(tmp_path):
         "scenes",
         "generate",
         "--family",
-        "pendulum_swing",
+        "hanging_fall",
         "--seed",
-        "2",
+        "6",
         "--out",
         str(tmp_path / "set"),
     )
@@ -320,20 +320,20 @@ def test_observe_cli_writes_frames_observation_truth_and_a_summary(tmp_path):
         "3",
     )
     assert run.returncode == 0, run.stderr
-    scene = tmp_path / "obs" / "pendulum_swing" / "pendulum_swing-000002"
-    # A fast swing: the scene's own 0.45 s window (its reaction margin needs the rest).
-    assert Observation.load(scene / "observation" / "observation.json").window == 0.45
+    scene = tmp_path / "obs" / "hanging_fall" / "hanging_fall-000006"
+    # A fixture that tips off soon: the scene's own 0.4 s window (its margin needs the rest).
+    assert Observation.load(scene / "observation" / "observation.json").window == 0.4
     assert sorted(p.name for p in (scene / "observation" / "frames").iterdir())[:3] == [
         "closeup_0000ms.png",
-        "closeup_0225ms.png",
-        "closeup_0450ms.png",
+        "closeup_0200ms.png",
+        "closeup_0400ms.png",
     ]
     # the brain's folder holds what it may see; ground truth and spec lie beside it
     assert {p.name for p in (scene / "observation").iterdir()} == {"observation.json", "frames"}
     assert {p.name for p in scene.iterdir()} == {"observation", "ground_truth.json", "spec.json"}
     assert Observation.load(scene / "observation" / "observation.json").legend is None
     summary = json.loads((tmp_path / "obs" / "observe_summary.json").read_text())
-    assert summary["scenes"][0]["scene_id"] == "pendulum_swing-000002"
+    assert summary["scenes"][0]["scene_id"] == "hanging_fall-000006"
     assert summary["legend"] is False
     run = run_cli(
         "observe",
@@ -348,7 +348,7 @@ def test_observe_cli_writes_frames_observation_truth_and_a_summary(tmp_path):
         "--quiet",
     )
     assert run.returncode == 0 and "(1 from the cache)" in run.stdout, run.stderr
-    shown = tmp_path / "obs-legend" / "pendulum_swing" / "pendulum_swing-000002" / "observation"
+    shown = tmp_path / "obs-legend" / "hanging_fall" / "hanging_fall-000006" / "observation"
     legend = Observation.load(shown / "observation.json").legend
     assert legend and all(e.id.startswith("object_") for e in legend)
     bad = run_cli(
