@@ -2,9 +2,9 @@
 and JSONL. Writing a row again replaces it, so reruns and resumes never duplicate one.
 
 A file that is not SQLite, a damaged database or one the user cannot write is a
-``ResultsError`` naming the file and what to do, never a traceback; a stored row that no longer
-reads as a score (written by another version, edited by hand) counts as not scored, so a
-resumed run scores that decision again and replaces it.
+``sqlite_store.StoreError`` naming the file and what to do, never a traceback; a stored row
+that no longer reads as a score (written by another version, edited by hand) counts as not
+scored, so a resumed run scores that decision again and replaces it.
 """
 
 from __future__ import annotations
@@ -46,9 +46,6 @@ class ScoreRow(DecisionScore):
 COLUMNS = list(ScoreRow.model_fields)
 
 
-ResultsError = StoreError  # the name the scoring side knows it by
-
-
 class ResultsStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -60,15 +57,14 @@ class ResultsStore:
             "row TEXT NOT NULL, PRIMARY KEY (scene_id, brain))",
         )
 
-    def _errors(self, doing: str):  # noqa: ANN202 - a context manager
-        return sqlite_store.errors(self.path, doing)
-
     def check_writable(self) -> None:
         """StoreError now, before a run's work, rather than at its first score."""
         sqlite_store.check_writable(self._db, self.path, "scores")
 
     def put(self, row: ScoreRow) -> None:
-        with self._errors(f"cannot record the score of {row.brain} on {row.scene_id}"):
+        with sqlite_store.errors(
+            self.path, f"cannot record the score of {row.brain} on {row.scene_id}"
+        ):
             self._db.execute(
                 "INSERT OR REPLACE INTO scores VALUES (?, ?, ?)",
                 (row.scene_id, row.brain, row.model_dump_json()),
@@ -76,7 +72,7 @@ class ResultsStore:
 
     def rows(self) -> list[ScoreRow]:
         """Every row that reads as a score (``unreadable`` counts the others)."""
-        with self._errors("cannot be read"):
+        with sqlite_store.errors(self.path, "cannot be read"):
             found = self._db.execute("SELECT row FROM scores ORDER BY brain, scene_id").fetchall()
         rows: list[ScoreRow] = []
         self.unreadable = 0
@@ -104,7 +100,7 @@ class ResultsStore:
                 "".join(json.dumps(r.model_dump(mode="json")) + "\n" for r in rows)
             )
         except OSError as exc:
-            raise ResultsError(
+            raise StoreError(
                 f"{folder}: cannot write the scores ({exc}); the rows stay in {self.path}: "
                 "make the folder writable and export again (reacthuman score/report)"
             ) from None
