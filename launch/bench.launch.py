@@ -52,6 +52,7 @@ ARGUMENTS = {
     "controller": ("controller", str),  # sim_node and spine_node alike
     "policy_path": ("policy_path", str),
     "videos": ("videos", bool),
+    "episodes_per_process": ("episodes_per_process", int),  # Genesis worker renewal (0: none)
 }
 BOOLEANS = {"true": True, "false": False}
 EXPECTED = {int: "an integer", float: "a number", bool: "true or false"}

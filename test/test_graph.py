@@ -36,7 +36,8 @@ def rows(path: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def graph_run(tmp_path_factory):
-    """Three oracle episodes through five processes, and the same scenes on the direct path."""
+    """Three oracle episodes through five processes (the simulator's scenes in two worker
+    processes one after the other), and the same scenes on the direct path (in process)."""
     root = tmp_path_factory.mktemp("graph")
     env = graph_env()
     helpers = [start(node, root / "graph", env) for node in NODE_PROCESSES]
@@ -50,6 +51,7 @@ def graph_run(tmp_path_factory):
                 width=320,
                 height=180,
                 discovery_timeout=60.0,
+                episodes_per_process=2,  # the third scene in a fresh worker process
             ),
             env=env,
             capture_output=True,

@@ -108,6 +108,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     specs = [scene.spec for scene in chosen_scenes]
     if args.limit is not None and args.limit < 1:
         raise BenchError(f"--limit must be at least 1, got {args.limit}")
+    if args.episodes_per_process is not None and args.episodes_per_process < 0:
+        raise BenchError(
+            f"--episodes-per-process must be 0 (in this process) or more, "
+            f"got {args.episodes_per_process}"
+        )
     from reacthuman.spine.controller import make_controller
 
     try:
@@ -157,6 +162,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         }
         if args.api_key_env:
             overrides["api_key_env"] = args.api_key_env
+        if args.episodes_per_process is not None:
+            overrides["episodes_per_process"] = args.episodes_per_process
         result = compose(
             overrides,
             record=not args.no_bags,
@@ -283,6 +290,12 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="ablation: observations also list the objects by how they look, under neutral "
         "ids (the paper's models get frames only; use its own --out)",
+    )
+    bench.add_argument(
+        "--episodes-per-process",
+        type=int,
+        help="episodes played in one Genesis worker process before a fresh one replaces it, "
+        "keeping memory flat (default 20, from the parameter file; 0: in this process)",
     )
     bench.add_argument("--params", help="parameter file (default config/bench.yaml)")
     bench.add_argument(

@@ -22,24 +22,17 @@ from std_msgs.msg import String
 from std_srvs.srv import Trigger
 
 from reacthuman.brain.client import Decision
+from reacthuman.episode_host import EPISODES_PER_PROCESS, BodyPose, Staged, Tick, episode_host
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import Mailbox, ReactNode
-from reacthuman.runner import (
-    Played,
-    bag_folder,
-    bench_scenes,
-    episode_folder,
-    execute_decision,
-    play,
-)
+from reacthuman.runner import bag_folder, bench_scenes, episode_folder
 from reacthuman.scenes.geometry import quat_rotate
 from reacthuman.scoring.results import ResultsStore, ScoreRow
-from reacthuman.sim.execute import execution_duration
 from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, ticks_in
 from reacthuman.spine.command import JointState as CoreJointState
-from reacthuman.spine.controller import Controller, make_controller
+from reacthuman.spine.controller import controller_name
 
 STANDIN_URDF = """<?xml version="1.0"?>
 <robot name="reacthuman_kinematic_stand_in">
@@ -78,6 +71,9 @@ class SimNode(ReactNode):
         "controller": "g1",
         "policy_path": "",
         "videos": False,
+        # Genesis keeps memory for every scene it builds: scenes are played in a worker process
+        # replaced after this many episodes (0: in this process, which then grows).
+        "episodes_per_process": EPISODES_PER_PROCESS,
         "brain_timeout": 120.0,  # s the brain node may take for a plan
         "command_timeout": 10.0,  # s the spine node may take for one tick's command
         "first_command_timeout": 120.0,  # s for an execution's first tick (a spine warming up)
@@ -214,7 +210,7 @@ class SimNode(ReactNode):
                 time.sleep(0.05)
 
     def publish_body(
-        self, state: CoreJointState, ns: int, transforms: bool = True, body: Any = None
+        self, state: CoreJointState, ns: int, transforms: bool = True, pose: BodyPose | None = None
     ) -> None:
         """The body at a tick: the IMU first (the spine pairs it with the joint state of the
         same stamp), then the joint state, then transforms."""
@@ -224,7 +220,7 @@ class SimNode(ReactNode):
             convert.joint_state_msg(state.names, state.positions, ns, state.velocities)
         )
         if transforms:
-            self.publish_transforms(body_transforms(state, ns, body))
+            self.publish_transforms(body_transforms(state, ns, pose))
 
     def publish_transforms(self, transforms: list[TransformStamped]) -> None:
         for transform in transforms:
@@ -245,8 +241,6 @@ class SimNode(ReactNode):
             return self.status("failed", str(exc))
 
     def _episodes(self) -> c.RunStatus:
-        from reacthuman.sim.episode import Simulator
-
         settings = RenderSettings(
             width=int(self.param("width")),
             height=int(self.param("height")),
@@ -272,39 +266,47 @@ class SimNode(ReactNode):
                 f"{len(unbagged)} scored episode(s) have no bag (a run stopped while writing "
                 f"it): played again to record them: {', '.join(unbagged)}"
             )
-        body = make_controller(
-            str(self.param("controller")), str(self.param("policy_path")) or None
+        controller = controller_name(str(self.param("controller")))
+        host = episode_host(
+            controller,
+            str(self.param("policy_path")) or None,
+            int(self.param("episodes_per_process")),
         )
-        simulator = Simulator()
         self.scene_count = len(specs)
         self.log_progress(
             f"{len(specs)} scene(s) from {self.param('scenes')} ({len(done)} already scored), "
-            f"brain {brain}, body {body.name}, {settings.width}x{settings.height} -> {run_dir}"
+            f"brain {brain}, body {controller}, {settings.width}x{settings.height} -> {run_dir}"
         )
         self.status("running")
         clock_ns = 0
-        for episode, spec in enumerate(specs):
-            if self.stop_requested:
-                return self.status("stopped", "stop requested")
-            if spec.scene_id in done:
-                continue
-            started = self._episode_started = time.perf_counter()
-            played = play(simulator, spec, settings, body, bool(self.param("legend")))
-            self.timings.append({"scene_id": spec.scene_id, "play": time.perf_counter() - started})
-            try:
-                clock_ns = self._episode(episode, played, body, clock_ns)
-            finally:
-                simulator.destroy(played.episode)
-            self.episodes_done += 1
+        try:
+            for episode, spec in enumerate(specs):
+                if self.stop_requested:
+                    return self.status("stopped", "stop requested")
+                if spec.scene_id in done:
+                    continue
+                started = self._episode_started = time.perf_counter()
+                staged = host.play(spec, settings, bool(self.param("legend")))
+                self.timings.append(
+                    {"scene_id": spec.scene_id, "play": time.perf_counter() - started}
+                )
+                try:
+                    clock_ns = self._episode(episode, staged, host, clock_ns)
+                finally:
+                    host.finish()
+                self.episodes_done += 1
+        finally:
+            host.close()
         self.log_progress(
             f"done: {self.episodes_done} episode(s) scored into {run_dir / 'results.sqlite'}; "
             f"the report: reacthuman report {run_dir}"
         )
         return self.status("done")
 
-    def _episode(self, episode: int, played: Played, body: Controller, clock_ns: int) -> int:
-        """One episode from the scene message to the score; returns the clock at its end."""
-        spec, run_id = played.spec, self.run_id
+    def _episode(self, episode: int, staged: Staged, host: Any, clock_ns: int) -> int:
+        """One episode from the scene message to the score (``host``: where the scene lives,
+        ``episode_host``); returns the clock at its end."""
+        spec, run_id = staged.spec, self.run_id
         envelope = {"run_id": run_id, "episode": episode}
         self.scene_pub.publish(
             convert.to_string(
@@ -317,17 +319,15 @@ class SimNode(ReactNode):
                 )
             )
         )
-        self.truth_pub.publish(convert.to_string(c.TruthMessage(**envelope, truth=played.truth)))
-        g1 = played.episode.body
-        standing = None if g1 is not None else body.initial_state()
+        self.truth_pub.publish(convert.to_string(c.TruthMessage(**envelope, truth=staged.truth)))
         window_start = clock_ns + convert.seconds_to_ns(spec.timing.t0)
-        infos = {info.name: info for info in played.observation.cameras}
-        for t in played.observation.frame_times:
+        infos = {info.name: info for info in staged.observation.cameras}
+        for t in staged.observation.frame_times:
             ns = window_start + convert.seconds_to_ns(t)
             self.clock_pub.publish(convert.clock(ns))
             for view in c.CameraName:
                 frame = c.camera_frame(view)
-                self.images[view].publish(convert.image(played.frames[(view, t)], ns, frame))
+                self.images[view].publish(convert.image(staged.frames[(view, t)], ns, frame))
                 self.infos[view].publish(convert.camera_info(infos[view], ns, frame))
                 info = infos[view]
                 self.publish_transforms(
@@ -337,12 +337,12 @@ class SimNode(ReactNode):
                         )
                     ]
                 )
-            self.publish_body(standing or played.episode.body_states[t], ns, body=g1)
-        freeze_ns = window_start + convert.seconds_to_ns(played.observation.window)
+            self.publish_body(staged.frame_states[t], ns, pose=staged.pose)
+        freeze_ns = window_start + convert.seconds_to_ns(staged.observation.window)
         self.freeze_pub.publish(
             convert.to_string(
                 c.FreezeMessage(
-                    **envelope, window_start_ns=window_start, observation=played.observation
+                    **envelope, window_start_ns=window_start, observation=staged.observation
                 )
             )
         )
@@ -357,14 +357,14 @@ class SimNode(ReactNode):
                 r1_reason=f"{c.BRAIN_NODE} did not publish a plan within {timeout:g} s",
             )
             self.get_logger().warning(decision.r1_reason)
-        duration = execution_duration(played.episode)
+        duration = staged.duration
         self.execute_pub.publish(
             convert.to_string(
                 c.ExecuteMessage(
                     **envelope,
                     start_ns=freeze_ns,
                     ticks=ticks_in(duration),
-                    controller=body.name,
+                    controller=staged.controller,
                     decision=decision,
                     robot_pos=spec.observer.pos,
                     robot_yaw=spec.observer.yaw,
@@ -373,18 +373,16 @@ class SimNode(ReactNode):
         )
         command_timeout = float(self.param("command_timeout"))
         timing = self.timings[-1]
-        gains: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
-        if g1 is not None:  # the G1's gains follow from the plan (G1Controller.gains)
-            body.start(decision.plan, spec.observer.pos, spec.observer.yaw)
-            gains = body.gains()
 
-        def command_for(state: CoreJointState) -> JointCommand:
+        def command_for(tick: Tick) -> JointCommand:
+            # The G1's gains follow from the plan: the host adds them (G1Controller.gains).
+            state = tick.state
             ns = freeze_ns + convert.seconds_to_ns(state.tick * CONTROL_PERIOD)
             asked = time.perf_counter()
             slow = state.tick % SLOW_EVERY == 0
             if slow:
                 self.clock_pub.publish(convert.clock(ns))
-            self.publish_body(state, ns, transforms=slow, body=g1)
+            self.publish_body(state, ns, transforms=slow, pose=tick.pose)
             wait = command_timeout
             if state.tick == 0:
                 wait = max(wait, float(self.param("first_command_timeout")))
@@ -395,14 +393,14 @@ class SimNode(ReactNode):
                     f"{c.SPINE_NODE} did not answer control tick {state.tick} of "
                     f"{spec.scene_id} within {wait:g} s"
                 )
-            return convert.joint_command(msg, state.tick, state.t, None, gains)
+            return convert.joint_command(msg, state.tick, state.t, None)
 
         executing = time.perf_counter()
         video = None
         if bool(self.param("videos")):
             video = episode_folder(Path(self.param("run_dir")), decision.brain, spec.scene_id)
             video = video / "execution.mp4"
-        outcome = execute_decision(played, decision, body, command_for, video=video)
+        outcome = host.execute(decision, command_for, video, pose_every=SLOW_EVERY)
         self.timings[-1]["execute"] = time.perf_counter() - executing
         self.timings[-1]["ticks"] = ticks_in(duration)
         end_ns = freeze_ns + convert.seconds_to_ns(duration)
@@ -445,14 +443,16 @@ def _standard_tf_publisher(node: ReactNode) -> Any:
     return node.create_publisher(TFMessage, "/tf", c.STREAM)
 
 
-def body_transforms(state: CoreJointState, ns: int, body: Any = None) -> list[TransformStamped]:
-    """world -> base_link and base_link -> hands: from the G1 in the scene (``body``,
-    sim.body.G1Body) or from the stand-in's world-frame joints."""
-    if body is not None:
-        (x, y, z), (qw, qx, qy, qz) = body.base()
+def body_transforms(
+    state: CoreJointState, ns: int, pose: BodyPose | None = None
+) -> list[TransformStamped]:
+    """world -> base_link and base_link -> hands: from the G1's pose in the scene or from the
+    stand-in's world-frame joints."""
+    if pose is not None:
+        (x, y, z), (qw, qx, qy, qz) = pose.base_pos, pose.base_quat
         out = [convert.transform(c.WORLD_FRAME, c.BASE_FRAME, ns, (x, y, z), (qx, qy, qz, qw))]
         inverse = (qw, -qx, -qy, -qz)
-        for side, point in body.hand_points().items():
+        for side, point in pose.hands.items():
             local = quat_rotate(inverse, (point[0] - x, point[1] - y, point[2] - z))
             out.append(
                 convert.transform(c.BASE_FRAME, f"{side}_hand", ns, local, (0.0, 0.0, 0.0, 1.0))

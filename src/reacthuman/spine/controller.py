@@ -29,20 +29,29 @@ DEFAULT_CONTROLLER = "g1-holosoma-fastsac"
 G1_CONTROLLERS = ("g1-holosoma-fastsac", "g1-holosoma-ppo", "g1-unitree-motion")
 
 
+def controller_name(name: str) -> str:
+    """The controller ``name`` stands for (``g1`` is the default G1 policy); ValueError for
+    a name no controller has."""
+    from reacthuman.spine.standin import STANDIN_NAME
+
+    if name == "g1":
+        return DEFAULT_CONTROLLER
+    if name in (*G1_CONTROLLERS, STANDIN_NAME):
+        return name
+    known = ", ".join(("g1", *G1_CONTROLLERS, STANDIN_NAME))
+    raise ValueError(f"unknown controller {name!r} (known: {known})")
+
+
 def make_controller(name: str, policy_path: str | None = None) -> Controller:
     """A controller by name: ``g1-<policy>`` (the G1 under a walking policy, see
     ``spine.policy``; ``g1`` is the default, ``g1-unitree-motion`` reads ``policy_path``) or
     ``kinematic-stand-in``."""
     from reacthuman.spine.standin import STANDIN_NAME, KinematicStandIn
 
+    name = controller_name(name)
     if name == STANDIN_NAME:
         return KinematicStandIn()
-    if name == "g1":
-        name = DEFAULT_CONTROLLER
-    if name in G1_CONTROLLERS:
-        from reacthuman.spine.g1_controller import G1Controller
-        from reacthuman.spine.policy import make_policy
+    from reacthuman.spine.g1_controller import G1Controller
+    from reacthuman.spine.policy import make_policy
 
-        return G1Controller(make_policy(name.removeprefix("g1-"), policy_path))
-    known = ", ".join(("g1", *G1_CONTROLLERS, STANDIN_NAME))
-    raise ValueError(f"unknown controller {name!r} (known: {known})")
+    return G1Controller(make_policy(name.removeprefix("g1-"), policy_path))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -151,17 +152,32 @@ def crouch_offsets(knee_bend: float) -> dict[str, float]:
     return offsets
 
 
-class HandTracker:
-    """Arm joint targets that put each hand centre on its keyframe (module docstring)."""
+_KINEMATIC_SCENE: list[Any] = []  # (scene, entity) of this process's kinematic copy
 
-    def __init__(self) -> None:
+
+def kinematic_copy() -> Any:
+    """The kinematic G1 of this process, built once: a Genesis scene costs 200-300 MB that its
+    ``destroy`` does not give back, and every tracker poses the copy before reading it, so
+    one serves every tracker of the process (the spine node of each run of a long bench)."""
+    if not _KINEMATIC_SCENE:
         from reacthuman.sim.episode import genesis
 
         gs = genesis()
-        self.scene = gs.Scene(show_viewer=False)
-        self.entity = self.scene.add_entity(gs.morphs.MJCF(file=g1_document()))
-        self.scene.build()
-        e = self.entity
+        scene = gs.Scene(show_viewer=False)
+        entity = scene.add_entity(gs.morphs.MJCF(file=g1_document()))
+        scene.build()
+        _KINEMATIC_SCENE.append((scene, entity))
+    return _KINEMATIC_SCENE[0][1]
+
+
+class HandTracker:
+    """Arm joint targets that put each hand centre on its keyframe (module docstring).
+
+    The copy it poses is shared (``kinematic_copy``); what an execution carries (plan, last
+    solution, odometry) is the tracker's own."""
+
+    def __init__(self) -> None:
+        self.entity = e = kinematic_copy()
         self.qs = {name: e.get_joint(name).qs_idx_local[0] for name in G1_JOINTS}
         self.ik_dofs = [e.get_joint(name).dofs_idx_local[0] for name in IK_JOINTS]
         self.links = [e.get_link(HAND_LINK[side]) for side in ("left", "right")]

@@ -1,0 +1,188 @@
+"""Scenes in a worker process (``episode_host``): the same episode as in process, renewed
+processes, and faults on either side named.
+
+Genesis on the CPU at 320x180: the G1 on one scene, the stand-in on three.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import psutil
+import pytest
+
+from reacthuman.brain.client import Decision
+from reacthuman.brain.oracle import oracle_plan
+from reacthuman.episode_host import EpisodeWorker, SceneHost, Staged, Tick, WorkerDied, WorkerError
+from reacthuman.runner import bench_scenes
+from reacthuman.sim.settings import RenderSettings
+from reacthuman.spine.command import JointCommand
+from reacthuman.spine.controller import make_controller
+
+pytestmark = [pytest.mark.genesis, pytest.mark.slow]
+
+SETTINGS = RenderSettings(width=320, height=180)
+STANDIN = "kinematic-stand-in"
+
+
+def oracle_decision(staged: Staged) -> Decision:
+    spec = staged.spec
+    plan = oracle_plan(staged.truth, spec.observer.pos, spec.observer.yaw)
+    return Decision(scene_id=spec.scene_id, brain="oracle", plan=plan)
+
+
+def assert_same_staging(a: Staged, b: Staged) -> None:
+    assert a.truth == b.truth and a.observation == b.observation
+    assert a.frame_states == b.frame_states and a.pose == b.pose
+    assert (a.duration, a.controller) == (b.duration, b.controller)
+    assert a.frames.keys() == b.frames.keys()
+    assert all(np.array_equal(a.frames[key], b.frames[key]) for key in a.frames)
+
+
+class Spine:
+    """The spine node's side of a tick: its own controller, commands without gains (the
+    simulator's side adds them), and every tick's pose noted."""
+
+    def __init__(self, controller: str, decision: Decision, staged: Staged) -> None:
+        self.controller = make_controller(controller)
+        spec = staged.spec
+        self.controller.start(decision.plan, spec.observer.pos, spec.observer.yaw)
+        self.posed: list[int] = []
+
+    def __call__(self, tick: Tick) -> JointCommand:
+        if tick.pose is not None:
+            self.posed.append(tick.state.tick)
+        command = self.controller.command(tick.state)
+        return dataclasses.replace(command, kp=(), kd=())
+
+
+def test_a_g1_episode_in_a_worker_process_is_the_episode_in_process():
+    spec = bench_scenes(limit=1)[0]
+    local = SceneHost("g1")
+    try:
+        here = local.play(spec, SETTINGS)
+        decision = oracle_decision(here)
+        expected = local.execute(decision)
+    finally:
+        local.close()
+    worker = EpisodeWorker("g1", episodes_per_process=1)
+    try:
+        there = worker.play(spec, SETTINGS)
+        assert_same_staging(there, here)
+        assert there.pose is not None and set(there.pose.hands) == {"left", "right"}
+        spine = Spine("g1", decision, there)
+        outcome = worker.execute(decision, spine, pose_every=5)
+        worker.finish()
+    finally:
+        worker.close()
+    assert outcome == expected  # the lock-step over the pipe, gains added there: the same
+    assert spine.posed and all(tick % 5 == 0 for tick in spine.posed)
+    assert spine.posed == list(range(0, outcome.ticks, 5))
+    assert worker.process is None
+
+
+def test_workers_are_renewed_and_a_failing_command_source_stops_only_its_execution():
+    specs = bench_scenes(limit=3)
+    local = SceneHost(STANDIN)
+    expected = []
+    try:
+        for spec in specs:
+            staged = local.play(spec, SETTINGS)
+            expected.append(local.execute(oracle_decision(staged)))
+    finally:
+        local.close()
+    worker = EpisodeWorker(STANDIN, episodes_per_process=2)
+    pids = []
+    try:
+        staged = worker.play(specs[0], SETTINGS)
+        pids.append(worker.process.pid)
+        decision = oracle_decision(staged)
+
+        def spine_gone(tick: Tick) -> JointCommand:
+            raise TimeoutError(f"spine_node did not answer control tick {tick.state.tick}")
+
+        with pytest.raises(TimeoutError, match="control tick 0"):
+            worker.execute(decision, spine_gone)
+        # The worker is ready for more: the same scene executed again ends as in process.
+        assert worker.execute(decision) == expected[0]
+        worker.finish()
+        for spec, outcome in zip(specs[1:], expected[1:], strict=True):
+            staged = worker.play(spec, SETTINGS)
+            pids.append(worker.process.pid)
+            assert worker.execute(oracle_decision(staged)) == outcome
+            worker.finish()
+    finally:
+        worker.close()
+    assert pids[0] == pids[1] != pids[2] and worker.processes == 2
+
+
+def test_a_killed_worker_is_named_and_the_next_scene_gets_a_fresh_one():
+    first, second = bench_scenes(limit=2)
+    worker = EpisodeWorker(STANDIN)
+    try:
+        staged = worker.play(first, SETTINGS)
+        pid = worker.process.pid
+        os.kill(pid, signal.SIGKILL)
+        with pytest.raises(
+            WorkerDied,
+            match=rf"pid {pid}\) was killed by signal 9 during "
+            rf"{first.scene_id}; a rerun .* resumes",
+        ):
+            worker.execute(oracle_decision(staged))
+        worker.finish()  # nothing to free: no error
+        staged = worker.play(second, SETTINGS)
+        assert worker.process.pid != pid and staged.spec == second
+    finally:
+        worker.close()
+
+
+def test_a_body_the_worker_cannot_load_is_an_error_naming_it():
+    worker = EpisodeWorker("g1-unitree-motion", policy_path="/nonexistent/motion.pt")
+    try:
+        with pytest.raises(WorkerError, match="motion.pt") as caught:
+            worker.play(bench_scenes(limit=1)[0], SETTINGS)
+        assert "Traceback" in caught.value.worker_traceback
+        assert worker.process.poll() is None  # it answered; the caller decides what stops
+    finally:
+        worker.close()
+    assert worker.process is None
+
+
+def test_episodes_per_process_must_be_positive():
+    with pytest.raises(ValueError, match="at least 1"):
+        EpisodeWorker(STANDIN, episodes_per_process=0)
+
+
+PARENT = """
+import sys
+from reacthuman.episode_host import EpisodeWorker
+from reacthuman.runner import bench_scenes
+from reacthuman.sim.settings import RenderSettings
+
+worker = EpisodeWorker("kinematic-stand-in")
+worker.play(bench_scenes(limit=1)[0], RenderSettings(width=320, height=180))
+print(worker.process.pid, flush=True)
+sys.stdin.read()  # held until killed
+"""
+
+
+def test_a_worker_whose_parent_is_killed_exits_on_its_own():
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        pid = int(parent.stdout.readline())
+        assert psutil.pid_exists(pid)
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 60
+    while psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+        assert time.monotonic() < deadline, f"worker {pid} outlived its killed parent"
+        time.sleep(0.2)
