@@ -1,7 +1,7 @@
 """Where a bench's Genesis scenes live: a worker process replaced every N episodes.
 
 Genesis keeps native memory for every scene it builds, even after the scene is destroyed
-(about 18 MB a scene here), so a process that plays thousands of episodes grows without end.
+(about 40 MB a scene here), so a process that plays thousands of episodes grows without end.
 ``observe`` bounds it by renewing its worker processes; the simulator node does the same with
 an ``EpisodeWorker``: the scene is built, played, executed and destroyed in a child process,
 and after ``episodes_per_process`` episodes that process is replaced by a fresh one. What the
@@ -38,7 +38,7 @@ from reacthuman.spine.command import JointCommand, JointState
 from reacthuman.spine.controller import make_controller
 from reacthuman.spine.outcome import ExecutionOutcome
 
-EPISODES_PER_PROCESS = 20  # the simulator node's default: ~18 MB a scene, so ~0.4 GB at most
+EPISODES_PER_PROCESS = 20  # the simulator node's default: ~40 MB a scene, ~0.8 GB at most
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,15 @@ from std_msgs.msg import String
 from std_srvs.srv import Trigger
 
 from reacthuman.brain.client import Decision
-from reacthuman.episode_host import EPISODES_PER_PROCESS, BodyPose, Staged, Tick, episode_host
+from reacthuman.episode_host import (
+    EPISODES_PER_PROCESS,
+    BodyPose,
+    EpisodeWorker,
+    SceneHost,
+    Staged,
+    Tick,
+    episode_host,
+)
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import Mailbox, ReactNode
@@ -303,7 +311,9 @@ class SimNode(ReactNode):
         )
         return self.status("done")
 
-    def _episode(self, episode: int, staged: Staged, host: Any, clock_ns: int) -> int:
+    def _episode(
+        self, episode: int, staged: Staged, host: SceneHost | EpisodeWorker, clock_ns: int
+    ) -> int:
         """One episode from the scene message to the score (``host``: where the scene lives,
         ``episode_host``); returns the clock at its end."""
         spec, run_id = staged.spec, self.run_id

@@ -38,7 +38,6 @@ from reacthuman.sim.truth import (
 )
 from reacthuman.spine.command import CONTROL_PERIOD
 
-COLLECT_EVERY = 1  # scenes between garbage collections (Simulator.destroy)
 GENESIS_SEED = 0  # never vary: it is in Genesis's compile-cache key
 LIGHT_SCALE = 3.0  # spec intensities are relative; Genesis's directional lights want ~3
 
@@ -347,7 +346,6 @@ class Simulator:
 
     def __init__(self) -> None:
         self.gs = genesis()
-        self._destroyed = 0
 
     def build(
         self,
@@ -446,9 +444,9 @@ class Simulator:
 
     def destroy(self, episode: Episode) -> None:
         """Free a scene. Genesis forces a full garbage collection inside ``Scene.destroy`` (a
-        CUDA work-around); on the CPU backend it is held back and run once the scene is gone,
-        every ``COLLECT_EVERY`` scenes. Every scene: a G1 scene at 640x360 leaves about 70 MB
-        of cyclic garbage, and collecting every 10 scenes raised a 17-episode bench's peak
+        CUDA work-around); on the CPU backend it is held back and run once the scene is gone.
+        After every scene: a G1 scene at 640x360 leaves about 70 MB of cyclic garbage, and
+        collecting every 10 scenes raised a 17-episode bench's peak
         from 4.1 to 5.3 GB for no time saved (114 s against 116 s;
         ``benchmarks/bench_memory.py``)."""
         if self.gs.backend != self.gs.cpu:
@@ -460,6 +458,4 @@ class Simulator:
             episode.scene.destroy()
         finally:
             gc.collect = forced
-        self._destroyed += 1
-        if self._destroyed % COLLECT_EVERY == 0:
-            gc.collect()
+        gc.collect()

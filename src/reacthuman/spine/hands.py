@@ -20,6 +20,7 @@ as a person's hands stay where the ball will be while their weight shifts.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -152,22 +153,22 @@ def crouch_offsets(knee_bend: float) -> dict[str, float]:
     return offsets
 
 
-_KINEMATIC_SCENE: list[Any] = []  # (scene, entity) of this process's kinematic copy
+@functools.cache
+def _kinematic_scene() -> tuple[Any, Any]:
+    from reacthuman.sim.episode import genesis
+
+    gs = genesis()
+    scene = gs.Scene(show_viewer=False)
+    entity = scene.add_entity(gs.morphs.MJCF(file=g1_document()))
+    scene.build()
+    return scene, entity
 
 
 def kinematic_copy() -> Any:
     """The kinematic G1 of this process, built once: a Genesis scene costs 200-300 MB that its
     ``destroy`` does not give back, and every tracker poses the copy before reading it, so
     one serves every tracker of the process (the spine node of each run of a long bench)."""
-    if not _KINEMATIC_SCENE:
-        from reacthuman.sim.episode import genesis
-
-        gs = genesis()
-        scene = gs.Scene(show_viewer=False)
-        entity = scene.add_entity(gs.morphs.MJCF(file=g1_document()))
-        scene.build()
-        _KINEMATIC_SCENE.append((scene, entity))
-    return _KINEMATIC_SCENE[0][1]
+    return _kinematic_scene()[1]
 
 
 class HandTracker:
