@@ -19,7 +19,15 @@ import pytest
 
 from reacthuman.brain.client import Decision
 from reacthuman.brain.oracle import oracle_plan
-from reacthuman.episode_host import EpisodeWorker, SceneHost, Staged, Tick, WorkerDied, WorkerError
+from reacthuman.episode_host import (
+    EpisodeWorker,
+    SceneHost,
+    Staged,
+    Tick,
+    WorkerDied,
+    WorkerError,
+    episode_host,
+)
 from reacthuman.runner import bench_scenes
 from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.command import JointCommand
@@ -157,6 +165,8 @@ def test_a_body_the_worker_cannot_load_is_an_error_naming_it():
 def test_episodes_per_process_must_be_positive():
     with pytest.raises(ValueError, match="at least 1"):
         EpisodeWorker(STANDIN, episodes_per_process=0)
+    with pytest.raises(ValueError, match=r"0 \(in this process\) or more, not -1"):
+        episode_host(STANDIN, episodes_per_process=-1)
 
 
 PARENT = """

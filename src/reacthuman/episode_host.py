@@ -363,6 +363,10 @@ def episode_host(
 ) -> SceneHost | EpisodeWorker:
     """Scenes in a worker process renewed every ``episodes_per_process`` episodes, or in this
     process when it is 0."""
+    if episodes_per_process < 0:
+        raise ValueError(
+            f"episodes_per_process must be 0 (in this process) or more, not {episodes_per_process}"
+        )
     if episodes_per_process == 0:
         return SceneHost(controller, policy_path)
     return EpisodeWorker(controller, policy_path, episodes_per_process)
