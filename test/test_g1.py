@@ -97,6 +97,49 @@ def test_holosoma_observation_is_laid_out_as_trained():
     assert np.allclose(obs[98:100], np.sin(phase), atol=1e-6)
 
 
+def _phases(obs: np.ndarray) -> np.ndarray:
+    """The two feet's gait phases a holosoma observation shows (from its sin and cos)."""
+    return np.arctan2(obs[0, 98:100], obs[0, 35:37])
+
+
+@pytest.mark.parametrize(
+    ("command", "left_foot"),
+    [
+        ((0.0, 0.5, 0.0), -math.pi / 2),  # to the left: the left foot swings first
+        ((0.0, -0.5, 0.0), math.pi / 2),  # to the right: the right foot
+        ((0.5, 0.5, 0.0), -math.pi / 2),
+        ((-0.5, -0.5, 0.0), math.pi / 2),
+        ((0.8, 0.0, 0.0), 0.0),  # straight ahead or back: the gait's usual start
+        ((-0.5, 0.0, 1.0), 0.0),
+        ((0.0, 0.0, 1.0), 0.0),
+    ],
+)
+def test_a_walk_starts_its_gait_on_the_leading_foot(command, left_foot):
+    policy = HolosomaPolicy("fastsac")
+    policy.start_gait(command)
+    first = _phases(policy.observation(standing_state(), command))
+    expected = np.mod(np.array([left_foot, left_foot + math.pi]) + math.pi, 2 * math.pi) - math.pi
+    assert np.allclose(np.cos(first), np.cos(expected), atol=1e-6)
+    assert np.allclose(np.sin(first), np.sin(expected), atol=1e-6)
+    second = _phases(policy.observation(standing_state(), command))
+    assert np.allclose(np.cos(second), np.cos(expected + 2 * math.pi / 50), atol=1e-6)
+
+
+def test_a_waiting_g1_holds_its_gait_in_stance_until_its_execution_starts():
+    g1 = make_controller("g1")
+    g1.wait((0.0, 0.0, 0.0), 0.0)
+    for tick in range(30):
+        g1.command(standing_state(tick=tick))
+        assert np.allclose(np.cos(g1.policy.phase), -1.0)  # both feet at pi
+    g1.start(plan((0.0, 0.5, 0.0), 1.0), (0.0, 0.0, 0.0), 0.0)
+    g1.command(standing_state())
+    assert np.allclose(g1.policy.phase, [-math.pi / 2, math.pi / 2], atol=1e-6)
+    g1.start(plan(), (0.0, 0.0, 0.0), 0.0)  # a plan that stands: the gait runs from its start
+    g1.command(standing_state())
+    ran = np.array([0.0, math.pi]) + 2 * math.pi / 50
+    assert np.allclose(np.exp(1j * g1.policy.phase), np.exp(1j * ran), atol=1e-6)
+
+
 def test_a_policy_without_its_files_is_named_with_the_fix(tmp_path):
     with pytest.raises(PolicyMissing, match="scripts/setup.sh"):
         HolosomaPolicy("fastsac", folder=tmp_path)
@@ -225,6 +268,26 @@ def test_the_g1_walks_2_m_in_5_s_at_half_a_metre_per_second(ground, g1):
     assert not trial.fell
     assert trial.distance >= 2.0, trial.distance
     assert _heading_error(trial) < 0.3
+
+
+@pytest.mark.genesis
+@pytest.mark.slow
+@pytest.mark.parametrize("sign", [1.0, -1.0], ids=["left", "right"])
+def test_the_g1_steps_aside_to_either_side_within_half_a_second(ground, g1, sign):
+    # A dodge's first step: started on the leading foot, 0.23-0.24 m either way after 0.5 s
+    # (the gait's fixed start went 0.11 m to the right and not at all to the left).
+    trial = ground.trial(g1, plan((0.0, sign * 0.5, 0.0), 1.0), 0.5)
+    assert not trial.fell
+    sideways = sign * (trial.base[-1][1] - trial.base[0][1])
+    assert sideways >= 0.15, sideways
+
+
+@pytest.mark.genesis
+@pytest.mark.slow
+def test_the_g1_waits_for_its_execution_standing_still(ground, g1):
+    # In stance (the gait clock held): 0.03 m in 3 s; marking time on the spot, 0.12 m.
+    trial = ground.trial(g1, None, 0.02, wait=3.0)  # the record starts after the wait
+    assert math.dist(trial.base[0][:2], (0.0, 0.0)) < 0.05
 
 
 @pytest.mark.genesis

@@ -475,8 +475,8 @@ def dodge_plan(
     path = object_path(truth, robot_pos, robot_yaw)
     room = room_of(truth, robot_pos, robot_yaw)
     best: Candidate | None = None
-    # Only walks that really move the body: a command the policy does not follow (it does not
-    # walk to its left) reads as a dodge on paper and stays put.
+    # Only walks that really move the body: a command the policy hardly follows (a turn on the
+    # spot) reads as a dodge on paper and stays put.
     moving = [g for g in gaits.choices("swing") if math.hypot(*g.path[-1][:2]) >= MIN_DODGE_MOVE]
     for gait in moving:
         poses = _gait_poses(gait, path.t)

@@ -333,11 +333,11 @@ def angular_velocity(before: Quat, after: Quat, dt: float) -> Vec3:
 
 
 def standing(controller: Any, spec: SceneSpec) -> Callable[[Any], Any] | None:
-    """The G1's standing controller for a scene (its policy at a zero command, started at the
-    observer), or None for a controller without a body (the kinematic stand-in)."""
+    """The G1's standing controller for a scene (waiting at the observer for its execution,
+    ``G1Controller.wait``), or None for a controller without a body (the kinematic stand-in)."""
     if controller is None or not getattr(controller, "physical", False):
         return None
-    controller.start(None, spec.observer.pos, spec.observer.yaw)
+    controller.wait(spec.observer.pos, spec.observer.yaw)
     return controller.command
 
 

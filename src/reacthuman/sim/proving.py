@@ -5,16 +5,22 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from reacthuman.brain.plan import ReactionPlan
 from reacthuman.scenes.geometry import quat_yaw
+from reacthuman.scenes.moment import MIN_WINDOW
 from reacthuman.sim.body import G1Body, add_g1
 from reacthuman.sim.execute import steps_of_tick
 from reacthuman.sim.settings import DT
 from reacthuman.spine.command import tick_time
 from reacthuman.spine.outcome import FALL_HEIGHT
+
+# s the G1 waits in stance before a trial's plan starts, as long as the shortest window
+# before a freeze (in stance it stands still however long it waits).
+WAIT = MIN_WINDOW
 
 
 @dataclass
@@ -55,11 +61,32 @@ class ProvingGround:
         self.scene.build()
         self.start = self.scene.get_state()
 
-    def trial(self, controller: Any, plan: ReactionPlan | None, seconds: float) -> Trial:
-        """Stand the G1 up at the origin and run ``controller`` on ``plan`` for ``seconds``."""
+    def trial(
+        self,
+        controller: Any,
+        plan: ReactionPlan | None,
+        seconds: float,
+        wait: float = WAIT,
+        start: Callable[[], None] | None = None,
+    ) -> Trial:
+        """Stand the G1 up at the origin, let it wait ``wait`` s for its execution as it does
+        in a scene before the freeze (``G1Controller.wait``), then run ``controller`` on
+        ``plan`` for ``seconds``; the trial's record starts with the plan. ``start`` replaces
+        the controller's own start of the execution (``benchmarks/gait_start.py`` sets the
+        gait clock by hand)."""
         self.scene.reset(self.start)
         self.body.stand_up()
-        controller.start(plan, (0.0, 0.0, 0.0), 0.0)
+        waiting = getattr(controller, "wait", None)
+        if waiting is not None:
+            waiting((0.0, 0.0, 0.0), 0.0)
+            for tick in range(round(wait * 50)):
+                self.body.apply(controller.command(self.body.state(tick, tick_time(tick))))
+                for _ in range(steps_of_tick(tick)):
+                    self.scene.step()
+        if start is None:
+            controller.start(plan, (0.0, 0.0, 0.0), 0.0)
+        else:
+            start()
         out = Trial(seconds=seconds)
         started = time.perf_counter()
         for tick in range(round(seconds * 50)):

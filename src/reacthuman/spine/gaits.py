@@ -1,10 +1,9 @@
 """How the simulated G1 really moves under a plan's walking command: a measured table.
 
 A plan's walking command is a constant twist held for ``walking_duration``; the body under a
-walking policy does not follow it exactly. It starts about 0.3 s late, walks slower than
-commanded, coasts after the command stops, and the default policy does not walk to its
-left at all (BENCHMARKS.md). A planner that assumes the commanded motion sends the robot
-somewhere else. This table holds the base's measured path
+walking policy does not follow it exactly. It takes a step before it gets going, walks slower
+than commanded and coasts after the command stops (BENCHMARKS.md). A planner that assumes the
+commanded motion sends the robot somewhere else. This table holds the base's measured path
 (x, y, heading in the robot's frame at the start, every 0.1 s for ``HORIZON`` s) for a set of
 commands and durations, in two arm modes: ``swing`` (hands at rest: the policy swings the
 arms) and ``held`` (the spine holds the hands where the default pose has them, ``ready``, as

@@ -12,6 +12,13 @@ Two policies are supported, each with the observation built exactly as it was tr
 A policy is stepped once per 50 Hz control tick with the body's state and a walking command
 (vx, vy, yaw rate in the robot frame) and returns joint targets and PD gains for the joints
 it drives. The spine holds the other joints itself.
+
+holosoma's gait clock (two phases, one per foot) is also the spine's to set: the G1 waits for
+its execution in stance (both phases held at pi, holosoma's own standing mode), and a walk
+starts on the foot that leads the way (``HolosomaPolicy.start_gait``). Started from the fixed
+phase holosoma-inference uses, every walk's first step went to the right: commanded left the
+G1 had moved 0.01 m after 0.5 s, commanded right 0.11 m; started on the leading foot, 0.23 and
+0.24 m (BENCHMARKS.md, "Gait start").
 """
 
 from __future__ import annotations
@@ -146,12 +153,34 @@ class HolosomaPolicy:
     def reset(self) -> None:
         self.last_action = np.zeros(len(self.joint_names), dtype=np.float32)
         self.phase = np.array([0.0, math.pi])
+        self.stance = False
+
+    def hold_stance(self) -> None:
+        """Stand in stance (both feet's phases held at pi) until ``start_gait`` or ``reset``:
+        how the G1 waits for its execution. With the clock running it marks time on the spot,
+        and where its feet are when the walk starts then decides which way the first step
+        goes."""
+        self.stance = True
+
+    def start_gait(self, command: tuple[float, float, float]) -> None:
+        """Run the clock from the phase whose first swing is the leading foot's: the left foot
+        for a walk to the left, the right for one to the right, the gait's usual start for
+        one straight ahead or back (measured, BENCHMARKS.md "Gait start")."""
+        self.stance = False
+        vx, vy = command[0], command[1]
+        lead = 0.0 if vx == 0.0 and vy == 0.0 else -2.0 * math.atan2(vy, abs(vx))
+        lead = min(max(lead, -math.pi / 2), math.pi / 2)
+        # observation() advances the clock before it reads it: the first tick sees ``lead``.
+        self.phase = np.array([lead, lead + math.pi]) - self.PHASE_STEP
 
     def observation(self, state: JointState, command: tuple[float, float, float]) -> np.ndarray:
         """The 100 values in the policy's key order (alphabetical): actions, base_ang_vel,
         command_ang_vel, command_lin_vel, cos_phase, dof_pos, dof_vel, projected_gravity,
-        sin_phase. Advances the gait phase first, as holosoma does."""
-        self.phase = np.mod(self.phase + self.PHASE_STEP + math.pi, 2.0 * math.pi) - math.pi
+        sin_phase. Advances the gait phase first, as holosoma does (held at pi in stance)."""
+        if self.stance:
+            self.phase = np.array([math.pi, math.pi])
+        else:
+            self.phase = np.mod(self.phase + self.PHASE_STEP + math.pi, 2.0 * math.pi) - math.pi
         gravity, gyro = _imu(state)
         q, dq = _by_name(state, self.joint_names)
         if self.mask_upper:
