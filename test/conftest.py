@@ -62,9 +62,8 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
 
 class _Endpoint(ThreadingHTTPServer):
     # http.server listens with a backlog of 5: with 16 clients connecting at once, the
-    # connections beyond it wait for the kernel's SYN retries (1 s, 3 s, 7 s ...), which on a
-    # loaded machine can pass a client's timeout before the server ever sees the request
-    # (the fuzz test once saw 1,998 requests of 2,000 while a benchmark ran beside it).
+    # connections beyond it wait on the kernel's SYN retries (1 s, 3 s, 7 s ...), which on a
+    # loaded machine can pass a client's timeout before the server sees the request.
     request_queue_size = 128
 
 
