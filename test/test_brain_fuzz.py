@@ -99,8 +99,8 @@ def test_2000_fuzzed_replies_never_crash_store_and_read_back_and_never_keep_the_
     decisions = asyncio.run(run_all())
     assert len(decisions) == REPLIES
     # Every request reaches the endpoint, save one whose connection failed on a loaded machine
-    # (twice in CI rehearsals, 1-2 of 2,000, beside a benchmark): that decision must then be
-    # an API failure, not a crash or a plan.
+    # (1-2 of 2,000, twice, while a benchmark shared the two cores): that decision must be
+    # one of the API failures, not a crash or a plan.
     lost = REPLIES - len(server.requests)
     assert 0 <= lost <= min(REPLIES // 100, sum(d.api_failure for d in decisions)), lost
     assert all((d.plan is None) == (d.r1_reason is not None) for d in decisions)

@@ -15,7 +15,7 @@ from reacthuman.scenes.moment import MIN_WINDOW
 from reacthuman.sim.body import G1Body, add_g1
 from reacthuman.sim.execute import steps_of_tick
 from reacthuman.sim.settings import DT
-from reacthuman.spine.command import tick_time
+from reacthuman.spine.command import tick_time, ticks_in
 from reacthuman.spine.outcome import FALL_HEIGHT
 
 # s the G1 waits in stance before a trial's plan starts, as long as the shortest window
@@ -79,28 +79,33 @@ class ProvingGround:
         waiting = getattr(controller, "wait", None)
         if waiting is not None:
             waiting((0.0, 0.0, 0.0), 0.0)
-            for tick in range(round(wait * 50)):
-                self.body.apply(controller.command(self.body.state(tick, tick_time(tick))))
-                for _ in range(steps_of_tick(tick)):
-                    self.scene.step()
+            for tick in range(ticks_in(wait)):
+                self._tick(controller, tick)
         if start is None:
             controller.start(plan, (0.0, 0.0, 0.0), 0.0)
         else:
             start()
         out = Trial(seconds=seconds)
         started = time.perf_counter()
-        for tick in range(round(seconds * 50)):
-            state = self.body.state(tick, tick_time(tick))
-            t = time.perf_counter()
-            self.body.apply(controller.command(state))
-            out.control_s += time.perf_counter() - t
-            t = time.perf_counter()
-            for _ in range(steps_of_tick(tick)):
-                self.scene.step()
-            out.physics_s += time.perf_counter() - t
+        for tick in range(ticks_in(seconds)):
+            control_s, physics_s = self._tick(controller, tick)
+            out.control_s += control_s
+            out.physics_s += physics_s
             pos, quat = self.body.base()
             out.base.append(pos)
             out.hands.append(self.body.hand_points())
             out.yaw.append(quat_yaw(quat))
         out.wall_s = time.perf_counter() - started
         return out
+
+    def _tick(self, controller: Any, tick: int) -> tuple[float, float]:
+        """One control tick: the controller's command, then its physics steps; the seconds
+        each took."""
+        state = self.body.state(tick, tick_time(tick))
+        t = time.perf_counter()
+        self.body.apply(controller.command(state))
+        control_s = time.perf_counter() - t
+        t = time.perf_counter()
+        for _ in range(steps_of_tick(tick)):
+            self.scene.step()
+        return control_s, time.perf_counter() - t
