@@ -63,7 +63,7 @@ def main() -> None:
 
                 def start(plan=plan, fixed=fixed) -> None:  # the clock set after start()
                     controller.start(plan, (0.0, 0.0, 0.0), 0.0)
-                    policy.phase = fixed.copy()
+                    policy.phase, policy.stance = fixed.copy(), False
 
                 trial = ground.trial(controller, plan, 1.0, wait=wait, start=start)
                 base = np.array(trial.base)[:, :2] - np.array(trial.base[0][:2])

@@ -17,7 +17,13 @@ from reacthuman.spine.command import JointState
 from reacthuman.spine.controller import make_controller
 from reacthuman.spine.g1 import DEFAULT_POSE, G1_JOINTS, g1_document
 from reacthuman.spine.outcome import STRIKE_IMPULSE, OutcomeJudge, Result
-from reacthuman.spine.policy import HolosomaPolicy, PolicyMissing, UnitreePolicy
+from reacthuman.spine.policy import (
+    CALM_TICKS,
+    STEP_TILT,
+    HolosomaPolicy,
+    PolicyMissing,
+    UnitreePolicy,
+)
 
 
 def _motion_pt() -> Path:
@@ -88,8 +94,8 @@ def test_holosoma_observation_is_laid_out_as_trained():
     assert np.allclose(obs[29:32], [0.1, 0.0, 0.0])  # angular velocity x 0.25
     assert np.isclose(obs[32], 0.3)  # yaw rate
     assert np.allclose(obs[33:35], [0.5, -0.2])  # linear velocity command
-    phase = np.array([0.0, math.pi]) + 2 * math.pi / 50
-    phase = np.mod(phase + math.pi, 2 * math.pi) - math.pi
+    lead = -2.0 * math.atan2(-0.2, 0.5)  # the walk starts on its leading foot (below)
+    phase = np.mod(np.array([lead, lead + math.pi]) + math.pi, 2 * math.pi) - math.pi
     assert np.allclose(obs[35:37], np.cos(phase), atol=1e-6)
     assert np.isclose(obs[37 + knee], 0.1, atol=1e-6)  # joint position minus default
     assert np.isclose(obs[66 + knee], 0.1, atol=1e-6)  # joint velocity x 0.05
@@ -125,19 +131,64 @@ def test_a_walk_starts_its_gait_on_the_leading_foot(command, left_foot):
     assert np.allclose(np.cos(second), np.cos(expected + 2 * math.pi / 50), atol=1e-6)
 
 
-def test_a_waiting_g1_holds_its_gait_in_stance_until_its_execution_starts():
+def test_the_gait_stands_in_stance_whenever_the_command_is_zero():
+    """holosoma's stand mask: waiting, under a plan that stands, and once a walk's command has
+    ended, both feet's phases are held at pi; the walk itself runs the clock."""
     g1 = make_controller("g1")
     g1.wait((0.0, 0.0, 0.0), 0.0)
     for tick in range(30):
         g1.command(standing_state(tick=tick))
         assert np.allclose(np.cos(g1.policy.phase), -1.0)  # both feet at pi
-    g1.start(plan((0.0, 0.5, 0.0), 1.0), (0.0, 0.0, 0.0), 0.0)
+    g1.start(plan((0.0, 0.5, 0.0), 0.5), (0.0, 0.0, 0.0), 0.0)
     g1.command(standing_state())
     assert np.allclose(g1.policy.phase, [-math.pi / 2, math.pi / 2], atol=1e-6)
-    g1.start(plan(), (0.0, 0.0, 0.0), 0.0)  # a plan that stands: the gait runs from its start
-    g1.command(standing_state())
-    ran = np.array([0.0, math.pi]) + 2 * math.pi / 50
+    for tick in range(1, 25):  # the 0.5 s walk: the clock runs
+        g1.command(standing_state(tick=tick))
+    ran = np.array([-math.pi / 2, math.pi / 2]) + 24 * 2 * math.pi / 50
     assert np.allclose(np.exp(1j * g1.policy.phase), np.exp(1j * ran), atol=1e-6)
+    g1.command(standing_state(tick=25))  # the command has ended
+    assert np.allclose(np.cos(g1.policy.phase), -1.0)
+    g1.start(plan(), (0.0, 0.0, 0.0), 0.0)  # a plan that stands
+    for tick in range(30):
+        g1.command(standing_state(tick=tick))
+        assert np.allclose(np.cos(g1.policy.phase), -1.0)
+
+
+def _leaning(angle: float, axis: str) -> tuple[float, float, float, float]:
+    """A base orientation leaning ``angle`` rad about its x or y axis (w, x, y, z)."""
+    half = 0.5 * angle
+    return (
+        (math.cos(half), math.sin(half), 0.0, 0.0)
+        if axis == "x"
+        else (
+            math.cos(half),
+            0.0,
+            math.sin(half),
+            0.0,
+        )
+    )
+
+
+def test_a_standing_g1_that_leans_past_the_step_tilt_steps_then_stands_still_again():
+    """Pushed (a caught object's impact) a G1 in stance does not step: leaning STEP_TILT+ it
+    runs its clock, the first step on the side it leans to, until upright for 0.5 s."""
+    policy = HolosomaPolicy("fastsac")
+    zero = (0.0, 0.0, 0.0)
+    policy.observation(standing_state(imu_quat=_leaning(STEP_TILT - 0.04, "x")), zero)
+    assert policy.stance  # a sway is not a push
+    policy.observation(standing_state(imu_quat=_leaning(0.2, "x")), zero)  # to its right
+    assert not policy.stance
+    assert np.allclose(policy.phase, [math.pi / 2, -math.pi / 2], atol=1e-6)  # right foot first
+    for _ in range(CALM_TICKS - 1):
+        policy.observation(standing_state(), zero)
+        assert not policy.stance
+    policy.observation(standing_state(), zero)
+    assert policy.stance and np.allclose(np.cos(policy.phase), -1.0)
+    policy.observation(standing_state(imu_quat=_leaning(-0.2, "x")), zero)  # to its left
+    assert np.allclose(policy.phase, [-math.pi / 2, math.pi / 2], atol=1e-6)  # left foot first
+    policy.reset()
+    policy.observation(standing_state(imu_quat=_leaning(0.2, "y")), zero)  # forward
+    assert np.allclose(np.exp(1j * policy.phase), [1.0, -1.0], atol=1e-6)  # the usual start
 
 
 def test_a_policy_without_its_files_is_named_with_the_fix(tmp_path):
@@ -288,6 +339,19 @@ def test_the_g1_waits_for_its_execution_standing_still(ground, g1):
     # In stance (the gait clock held): 0.03 m in 3 s; marking time on the spot, 0.12 m.
     trial = ground.trial(g1, None, 0.02, wait=3.0)  # the record starts after the wait
     assert math.dist(trial.base[0][:2], (0.0, 0.0)) < 0.05
+
+
+@pytest.mark.genesis
+@pytest.mark.slow
+def test_a_g1_holding_its_hands_out_stays_up_and_takes_a_shove(ground, g1):
+    # A catch's pose held 3 s, and shoved sideways at 0.4 m/s 1 s in: it stays up, and
+    # within a step of where it stood (0.2-0.4 m of drift with the arms out, the hands held
+    # in the room; benchmarks/push_recovery.py for shoves every way).
+    held = Keyframe(t=0.5, left_hand=(0.35, 0.12, 0.0), right_hand=(0.35, -0.12, 0.0))
+    for push in (None, (1.0, (0.0, -0.4, 0.0))):
+        trial = ground.trial(g1, plan(keyframes=[held]), 3.0, push=push)
+        assert not trial.fell
+        assert trial.distance < 0.5, trial.distance
 
 
 @pytest.mark.genesis

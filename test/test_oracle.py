@@ -106,7 +106,8 @@ def world_hands_at(plan, t: float, gait) -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_a_falling_object_in_reach_is_met_standing_with_both_hands_in_its_path():
-    t = drop(0.38, 0.05, 3.0, window=0.1)
+    # Wider than the opening between the fists (they come no closer than HAND_SPACING).
+    t = drop(0.38, 0.05, 3.0, window=0.1, size=(0.2, 0.2, 0.2))
     plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
     assert plan.walking_duration == 0.0 and not plan.clipped
     assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.EXECUTE_CATCH
@@ -124,11 +125,25 @@ def test_a_falling_object_in_reach_is_met_standing_with_both_hands_in_its_path()
     assert table.reach.reaches(pose.left_hand) and table.reach.reaches(pose.right_hand, False)
 
 
+@pytest.mark.parametrize("side", [1.0, -1.0], ids=["left", "right"])
+def test_a_ball_narrower_than_the_opening_between_the_fists_meets_the_fist_on_its_side(side):
+    # The hands come no closer than HAND_SPACING centre to centre: side by side a tennis ball
+    # went between them. The fist on its side is in its path, the other beside it, inward.
+    t = drop(0.38, side * 0.05, 3.0, window=0.1, size=(0.07, 0.07, 0.07))
+    plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
+    assert plan.walking_duration == 0.0
+    left, right = world_hands_at(plan, plan.keyframes[-2].t, None)
+    near, beside = (left, right) if side > 0 else (right, left)
+    assert near[:2] == pytest.approx((0.38, side * 0.05), abs=1e-6)
+    assert side * (near[1] - beside[1]) == pytest.approx(oracle.HAND_SPACING, abs=1e-6)
+    assert near[2] == pytest.approx(beside[2])
+
+
 def test_off_to_one_side_both_hands_meet_it_astride_its_path_where_one_arm_cannot_cross():
     # 0.2 m to the left the right arm does not come across to the ball's path (the reach map):
     # the left hand meets it and the right comes as near as it reaches, the ball wider than
     # the opening between the fists, instead of one hand alone.
-    t = drop(0.35, 0.2, 3.0, window=0.1)
+    t = drop(0.35, 0.2, 3.0, window=0.1, size=(0.12, 0.12, 0.12))
     table = load_gaits()
     plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
     assert plan.walking_duration == 0.0
@@ -138,7 +153,7 @@ def test_off_to_one_side_both_hands_meet_it_astride_its_path_where_one_arm_canno
     assert pose.right_hand != [-v if i == 1 else v for i, v in enumerate(table.ready)]
     left, right = world_hands_at(plan, pose.t, None)
     assert right[1] < 0.2 < left[1]  # astride the path
-    assert left[1] - right[1] - oracle.FIST_WIDTH < 0.08  # narrower than the ball
+    assert left[1] - right[1] - oracle.FIST_WIDTH < 0.12  # narrower than the ball
     assert table.reach.reaches(pose.left_hand) and table.reach.reaches(pose.right_hand, False)
     assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.EXECUTE_CATCH
 

@@ -71,10 +71,19 @@ CHEST_HEIGHT = 0.95  # m: where hands meet an object most surely
 # body away from it (a G1 holding its palms on a counter edge walked back 0.5 m).
 HAND_ABOVE_FURNITURE = 0.1
 LANDING_MARGIN = 0.05  # s: meet the object at least this long before it lands
-# m from the object's path to each hand centre: the fists (about 5 cm across) side by side with
-# no gap a ball could drop through (0.05 let billiard balls and baseballs fall between them).
+# m from the object's path to each hand centre, for an object wider than the opening between
+# the fists (they land further apart than this asks, HAND_SPACING, and meet it either side).
 HAND_GAP = 0.03
 FIST_WIDTH = 0.05  # m across a G1 fist
+# m centre to centre the two hands come no closer than (fist against fist: targets 0.06 m
+# apart landed 0.10-0.13 m apart on the proving ground, BENCHMARKS.md "Hands side by side"),
+# which leaves an opening between the fists that a tennis ball or a baseball goes through.
+HAND_SPACING = 0.12
+# An object no longer than this (m, its largest extent: a ball) might pass between the fists:
+# one fist meets it in its path and the other comes beside it. Not a book, a bowl or a tin
+# can, thin one way only: met by one fist, four that side by side were caught were missed
+# (two books, two tin cans on the whole set, BENCHMARKS.md "Hands side by side").
+THROUGH_THE_FISTS = HAND_SPACING - FIST_WIDTH + 0.02
 # Where the far arm cannot come across to the object's path, it tries places this much
 # further out, this many times (the opening must stay narrower than the object).
 ASTRIDE_STEP = 0.01  # m
@@ -303,12 +312,14 @@ class Meeting(NamedTuple):
 
 def hands_at(path: Path, i: int, base: np.ndarray, room: Room, table: GaitTable) -> Meeting | None:
     """Both hands meeting the object at path sample ``i`` with the body at ``base`` (x, y,
-    heading): side by side across its path (whichever touches it first closes on it), a
-    little under its centre when it falls, and never on or just above furniture (hands pressed
-    on a table push the body away). Off to one side, where the other arm cannot come across
-    that far, the hand on that side meets it and the other comes as near as it reaches, the
-    object still wider than the opening between them; where not even that, the hand on that
-    side alone (the other held ready). None when out of reach."""
+    heading): side by side across its path (whichever touches it first closes on it), or,
+    for an object narrower than the opening between the fists, the fist on its side in its
+    path and the other beside it; a little under its centre when it falls, and never on or
+    just above furniture (hands pressed on a table push the body away). Off to one side,
+    where the other arm cannot come across that far, the hand on that side meets it and the
+    other comes as near as it reaches, the object still wider than the opening between them;
+    where not even that, the hand on that side alone (the other held ready). None when out
+    of reach."""
     point = path.point[i]
     falling = path.velocity[i][2] < -0.5 * float(np.linalg.norm(path.velocity[i][:2]))
     if path.length > LARGE and not falling:
@@ -325,7 +336,12 @@ def hands_at(path: Path, i: int, base: np.ndarray, room: Room, table: GaitTable)
         return None
     below = 0.5 * path.radius if falling else 0.0
     x, y, z = local[0], local[1], local[2] - below
-    left, right = (x, y + HAND_GAP, z), (x, y - HAND_GAP, z)
+    if path.length < THROUGH_THE_FISTS:  # the fist on its side in its path
+        inward = -HAND_SPACING if y >= 0 else HAND_SPACING
+        near, beside = (x, y, z), (x, y + inward, z)
+        left, right = (near, beside) if y >= 0 else (beside, near)
+    else:
+        left, right = (x, y + HAND_GAP, z), (x, y - HAND_GAP, z)
     ready = table.ready
     alone = (x, y, z)
     # Standing only: crouched with the arms out the G1 fell in 3 of 6 trials (BENCHMARKS.md),

@@ -9,8 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from reacthuman.brain.plan import ReactionPlan
-from reacthuman.scenes.geometry import quat_yaw
+from reacthuman.scenes.geometry import Vec3, quat_yaw
 from reacthuman.scenes.moment import MIN_WINDOW
 from reacthuman.sim.body import G1Body, add_g1
 from reacthuman.sim.execute import steps_of_tick
@@ -68,12 +70,14 @@ class ProvingGround:
         seconds: float,
         wait: float = WAIT,
         start: Callable[[], None] | None = None,
+        push: tuple[float, Vec3] | None = None,
     ) -> Trial:
         """Stand the G1 up at the origin, let it wait ``wait`` s for its execution as it does
         in a scene before the freeze (``G1Controller.wait``), then run ``controller`` on
         ``plan`` for ``seconds``; the trial's record starts with the plan. ``start`` replaces
         the controller's own start of the execution (``benchmarks/gait_start.py`` sets the
-        gait clock by hand)."""
+        gait clock by hand). ``push`` (s after the start, m/s): the pelvis is given that
+        velocity then, as a shove would."""
         self.scene.reset(self.start)
         self.body.stand_up()
         waiting = getattr(controller, "wait", None)
@@ -87,7 +91,11 @@ class ProvingGround:
             start()
         out = Trial(seconds=seconds)
         started = time.perf_counter()
+        shove = None if push is None else ticks_in(push[0])
         for tick in range(ticks_in(seconds)):
+            if tick == shove:
+                velocity = np.asarray(push[1], dtype=float)  # type: ignore[index]
+                self.body.entity.set_dofs_velocity(velocity, dofs_idx_local=[0, 1, 2])
             control_s, physics_s = self._tick(controller, tick)
             out.control_s += control_s
             out.physics_s += physics_s

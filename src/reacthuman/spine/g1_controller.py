@@ -99,24 +99,18 @@ class G1Controller:
         return self._tracker
 
     def start(self, plan: ReactionPlan | None, robot_pos: Vec3, robot_yaw: float) -> None:
-        """A new execution (``plan`` None: an R1, the robot stands where it is). A walk starts
-        on its leading foot (``HolosomaPolicy.start_gait``)."""
+        """A new execution (``plan`` None: an R1, the robot stands where it is). The policy
+        stands in stance while the command is zero and starts a walk on its leading foot
+        (``spine.policy.HolosomaPolicy``)."""
         self.plan = plan
         self.policy.reset()
         self._tracking_started = False
         self.tracking = moves_hands(plan)
         self._gains = self._plan_gains()
-        start_gait = getattr(self.policy, "start_gait", None)
-        if start_gait is not None and plan is not None and plan.walking_duration > 0.0:
-            start_gait(plan.walking_cmd)
 
     def wait(self, robot_pos: Vec3, robot_yaw: float) -> None:
-        """Stand until an execution starts (the scene played to its freeze): no plan, and a
-        policy with a gait clock holds it in stance (``HolosomaPolicy.hold_stance``)."""
+        """Stand until an execution starts (the scene played to its freeze): no plan."""
         self.start(None, robot_pos, robot_yaw)
-        hold_stance = getattr(self.policy, "hold_stance", None)
-        if hold_stance is not None:
-            hold_stance()
 
     def gains(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """PD gains of the 29 joints for the current execution: the policy's on the legs, the

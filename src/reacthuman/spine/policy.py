@@ -13,12 +13,14 @@ A policy is stepped once per 50 Hz control tick with the body's state and a walk
 (vx, vy, yaw rate in the robot frame) and returns joint targets and PD gains for the joints
 it drives. The spine holds the other joints itself.
 
-holosoma's gait clock (two phases, one per foot) is also the spine's to set: the G1 waits for
-its execution in stance (both phases held at pi, holosoma's own standing mode), and a walk
-starts on the foot that leads the way (``HolosomaPolicy.start_gait``). Started from the fixed
-phase holosoma-inference uses, every walk's first step went to the right: commanded left the
-G1 had moved 0.01 m after 0.5 s, commanded right 0.11 m; started on the leading foot, 0.23 and
-0.24 m (BENCHMARKS.md, "Gait start").
+holosoma's gait clock (two phases, one per foot) is also the spine's to set. As in holosoma's
+own controller, a zero command holds both phases at pi (stance: the G1 stands still instead
+of marking time on the spot), and a walk starts its clock on the foot that leads the way
+(``HolosomaPolicy.start_gait``). Started from the fixed phase holosoma-inference uses, every
+walk's first step went to the right: commanded left the G1 had moved 0.01 m after 0.5 s,
+commanded right 0.11 m; started on the leading foot, 0.23 and 0.24 m (BENCHMARKS.md, "Gait
+start"). A G1 that leans ``STEP_TILT`` from upright steps (its clock runs) until it has stood
+upright a while (BENCHMARKS.md, "Standing still, stepping when pushed").
 """
 
 from __future__ import annotations
@@ -111,6 +113,21 @@ def holosoma_dir() -> Path:
     )
 
 
+STAND_COMMAND = 0.01  # holosoma's stand mask: a command below this (m/s, rad/s) stands
+# A G1 in stance does not step of itself: leaning this far from upright (the IMU's gravity:
+# a caught object's impact, its weight at arm's length) it starts stepping, and it stands
+# still again once it has stood upright a while. Measured on the whole set, not on plain
+# shoves (those it takes the same either way, benchmarks/push_recovery.py).
+STEP_TILT = 0.12  # rad
+CALM_TILT = 0.05  # rad
+CALM_TICKS = 25  # control ticks (0.5 s)
+
+
+def stands(command: tuple[float, float, float]) -> bool:
+    """Whether holosoma stands in stance under this command (its controller's stand mask)."""
+    return math.hypot(*command) < STAND_COMMAND and abs(command[2]) < STAND_COMMAND
+
+
 class HolosomaPolicy:
     """holosoma-inference's G1 29-DoF locomotion policy (ONNX)."""
 
@@ -151,16 +168,21 @@ class HolosomaPolicy:
         self.reset()
 
     def reset(self) -> None:
+        """Forget the last action; the gait clock stands in stance until a walk starts it."""
         self.last_action = np.zeros(len(self.joint_names), dtype=np.float32)
-        self.phase = np.array([0.0, math.pi])
-        self.stance = False
-
-    def hold_stance(self) -> None:
-        """Stand in stance (both feet's phases held at pi) until ``start_gait`` or ``reset``:
-        how the G1 waits for its execution. With the clock running it marks time on the spot,
-        and where its feet are when the walk starts then decides which way the first step
-        goes."""
+        self.phase = np.array([math.pi, math.pi])
         self.stance = True
+        self.recovering = False
+        self._calm = 0
+
+    def _balance(self, gravity: np.ndarray) -> None:
+        """Whether the body leans far enough to step (``STEP_TILT``), from the IMU's gravity."""
+        tilt = math.acos(min(max(-float(gravity[2]), -1.0), 1.0))
+        if tilt > STEP_TILT:
+            self.recovering, self._calm = True, 0
+        elif self.recovering:
+            self._calm = self._calm + 1 if tilt < CALM_TILT else 0
+            self.recovering = self._calm < CALM_TICKS
 
     def start_gait(self, command: tuple[float, float, float]) -> None:
         """Run the clock from the phase whose first swing is the leading foot's: the left foot
@@ -176,12 +198,18 @@ class HolosomaPolicy:
     def observation(self, state: JointState, command: tuple[float, float, float]) -> np.ndarray:
         """The 100 values in the policy's key order (alphabetical): actions, base_ang_vel,
         command_ang_vel, command_lin_vel, cos_phase, dof_pos, dof_vel, projected_gravity,
-        sin_phase. Advances the gait phase first, as holosoma does (held at pi in stance)."""
-        if self.stance:
+        sin_phase. Advances the gait phase first, as holosoma does: held at pi in stance
+        (``stands``), started on the leading foot when a walk begins."""
+        gravity, gyro = _imu(state)
+        self._balance(gravity)
+        if stands(command) and not self.recovering:
+            self.stance = True
             self.phase = np.array([math.pi, math.pi])
         else:
+            if self.stance:  # a step toward where it is falling, if it is not walking
+                lean = (float(gravity[0]), float(gravity[1]), 0.0)
+                self.start_gait(lean if stands(command) else command)
             self.phase = np.mod(self.phase + self.PHASE_STEP + math.pi, 2.0 * math.pi) - math.pi
-        gravity, gyro = _imu(state)
         q, dq = _by_name(state, self.joint_names)
         if self.mask_upper:
             q = np.where(self.upper, self.default, q)
