@@ -387,6 +387,29 @@ def test_a_hand_reaches_a_target_40_cm_in_front_of_the_chest_within_3_cm(ground,
 
 @pytest.mark.genesis
 @pytest.mark.slow
+def test_the_oracle_keeps_hand_centres_further_from_furniture_than_the_rubber_hands_reach(
+    ground,
+):
+    # brain.oracle.HAND_CLEARANCE: a hand centre closer to a counter's edge than its mesh
+    # reaches presses on the edge and pushes the G1 away from the catch.
+    from reacthuman.brain.oracle import HAND_CLEARANCE
+    from reacthuman.scenes.geometry import quat_rotate
+    from reacthuman.sim.episode import as_numpy
+    from reacthuman.spine.g1 import HAND_POINT
+
+    ground.body.stand_up()
+    for side, link in ground.body.hand_links.items():
+        verts = np.concatenate([as_numpy(g.get_verts()) for g in link.geoms])
+        w, x, y, z = (float(v) for v in as_numpy(link.get_quat()))
+        inverse = (w, -x, -y, -z)
+        local = [quat_rotate(inverse, tuple(v - as_numpy(link.get_pos()))) for v in verts]
+        # Along the hand (the wrist link's x), beyond the centre a keyframe places.
+        reach = max(p[0] for p in local) - HAND_POINT[side][0]
+        assert 0.05 < reach <= HAND_CLEARANCE, (side, reach)
+
+
+@pytest.mark.genesis
+@pytest.mark.slow
 @pytest.mark.skipif(not MOTION_PT.is_file(), reason="../shared/g1/unitree_rl_gym/motion.pt absent")
 def test_unitrees_motion_policy_walks_the_29_dof_g1(ground):
     unitree = make_controller("g1-unitree-motion", str(MOTION_PT))

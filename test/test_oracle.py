@@ -222,15 +222,18 @@ def test_no_action_stands_with_hands_at_rest():
 COUNTER_TOP, COUNTER_EDGE = 0.93, 0.38  # m: rolling_ball's counter, its near end ahead
 
 
-def off_a_counter(speed: float, duration: float) -> GroundTruth:
-    """A ball rolling along a counter toward the robot at ``speed`` from 1.4 m ahead, dropping
-    off the counter's near end to the floor."""
+RUBBER_HAND_REACH = 0.10  # m from a hand's centre to the farthest point of its mesh
+
+
+def off_a_counter(speed: float, duration: float, start: float = 1.4) -> GroundTruth:
+    """A ball rolling along a counter toward the robot at ``speed`` from ``start`` m ahead,
+    dropping off the counter's near end to the floor."""
     radius = 0.037
     counter = Obstacle(id="counter", lo=(COUNTER_EDGE, -0.5, 0.0), hi=(3.0, 0.5, COUNTER_TOP))
     points = []
     for i in range(int(duration * RATE) + 1):
         t = i / RATE
-        x = 1.4 - speed * t
+        x = start - speed * t
         over = max(COUNTER_EDGE - x, 0.0) / speed  # seconds since it left the edge
         z = max(COUNTER_TOP + radius - 0.5 * G * over * over, radius)
         points.append((t, (x, 0.03, z)))
@@ -247,15 +250,17 @@ def test_hands_meet_a_ball_rolling_off_a_counter_short_of_its_edge_not_on_the_to
     assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.EXECUTE_CATCH
     for hand in world_hands_at(plan, plan.keyframes[-2].t, None):
         clear_of_top = hand[2] >= top + oracle.HAND_ABOVE_FURNITURE
-        assert hand[0] < edge - oracle.HAND_CLEARANCE or clear_of_top
+        # The rubber hand reaches RUBBER_HAND_REACH from its centre: short of the edge by
+        # less, it pushes against the counter's edge (surface_cascade-000008 walked back).
+        assert hand[0] <= edge - RUBBER_HAND_REACH or clear_of_top
         assert hand[2] > top - 0.25  # where it drops, not down at the floor
 
 
 def test_a_catch_after_the_plans_last_keyframe_time_holds_the_hands_from_before_it():
-    # A slow glide (object_drop, door_swing, shelf_slide run their ground truth 4-4.5 s) meets
-    # the hands 3.3 s after the freeze, later than any keyframe (robot.MAX_KEYFRAME_TIME): the
+    # A long glide (object_drop, door_swing, shelf_slide run their ground truth 4-4.5 s) meets
+    # the hands 3.1 s after the freeze, later than any keyframe (robot.MAX_KEYFRAME_TIME): the
     # hands are in place before then and hold, and nothing in the plan is clipped.
-    t = off_a_counter(speed=0.283, duration=4.2)
+    t = off_a_counter(speed=0.6, duration=4.2, start=2.3)
     plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
     assert plan.intent.startswith("catch")
     assert not plan.clipped
