@@ -401,8 +401,8 @@ def test_the_oracle_keeps_hand_centres_further_from_furniture_than_the_rubber_ha
     for side, link in ground.body.hand_links.items():
         verts = np.concatenate([as_numpy(g.get_verts()) for g in link.geoms])
         w, x, y, z = (float(v) for v in as_numpy(link.get_quat()))
-        inverse = (w, -x, -y, -z)
-        local = [quat_rotate(inverse, tuple(v - as_numpy(link.get_pos()))) for v in verts]
+        inverse, origin = (w, -x, -y, -z), as_numpy(link.get_pos())
+        local = [quat_rotate(inverse, tuple(v - origin)) for v in verts]
         # Along the hand (the wrist link's x), beyond the centre a keyframe places.
         reach = max(p[0] for p in local) - HAND_POINT[side][0]
         assert 0.05 < reach <= HAND_CLEARANCE, (side, reach)
