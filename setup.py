@@ -47,7 +47,14 @@ def matching(pattern):
 
 
 # The node graph's executables (reacthuman.ros.graph.NODES; launch/bench.launch.py starts them).
-NODE_EXECUTABLES = ("sim_node", "brain_node", "spine_node", "scorer_node", "recorder_node")
+NODE_EXECUTABLES = (
+    "sim_node",
+    "brain_node",
+    "spine_node",
+    "scorer_node",
+    "recorder_node",
+    "guard_node",
+)
 
 setup(
     **manifest(),

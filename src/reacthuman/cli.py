@@ -905,8 +905,10 @@ def build_parser() -> argparse.ArgumentParser:
     cat.set_defaults(func=cmd_catalogue)
 
     from reacthuman.benchcmd import add_parsers
+    from reacthuman.unitree.cli import add_parsers as add_g1_parsers
 
     add_parsers(commands)
+    add_g1_parsers(commands)
     return parser
 
 

@@ -3,6 +3,9 @@
 It answers each ``/joint_states`` of an execution (stamped at a 50 Hz tick of simulated time)
 with the controller's command for that tick on ``spine/joint_command`` (same stamp) and the
 walking command on ``/cmd_vel``; the simulator waits for it before stepping on (lock-step).
+With ``backend:=g1`` it drives a G1 (or ``reacthuman g1-bridge``) over Unitree's DDS
+interface instead (``spine.hardware``): the same controller, paced by the robot's LowState,
+its commands through the guard, each plan from the brain executed as it arrives.
 """
 
 from __future__ import annotations
@@ -20,16 +23,32 @@ from reacthuman.ros.base import ReactNode
 from reacthuman.spine.command import CONTROL_PERIOD
 from reacthuman.spine.controller import make_controller
 
+BACKENDS = ("sim", "g1")
+
 
 class SpineNode(ReactNode):
     QOS_EVENT_WARNINGS = False  # on the 50 Hz lock-step path (ReactNode)
-    PARAMETERS: dict[str, Any] = {"controller": "g1", "policy_path": ""}
+    PARAMETERS: dict[str, Any] = {
+        "controller": "g1",
+        "policy_path": "",
+        "backend": "sim",  # sim: the simulator's lock step; g1: Unitree's DDS interface
+        "network_interface": "lo",  # g1: the interface wired to the robot
+        "dds_domain": 0,  # g1: Unitree's DDS domain (the robot's is 0)
+        "soft_start": 2.0,  # g1: s from the measured posture to the default pose
+    }
 
     def __init__(self, overrides: dict[str, Any] | None = None, context: Any = None) -> None:
         super().__init__(c.SPINE_NODE, overrides, context)
         self.controller = make_controller(
             str(self.param("controller")), str(self.param("policy_path")) or None
         )
+        backend = str(self.param("backend"))
+        if backend not in BACKENDS:
+            raise ValueError(f"spine_node backend {backend!r}: expected one of {BACKENDS}")
+        self.hardware: Any = None
+        if backend == "g1":
+            self._start_hardware()
+            return
         self.execution: c.ExecuteMessage | None = None
         self.pending: list[JointState] = []  # states that came before their execute message
         self.lock = threading.Lock()
@@ -44,6 +63,56 @@ class SpineNode(ReactNode):
         prepare = getattr(self.controller, "prepare", None)
         if prepare is not None:  # load models now rather than during the first execution
             prepare()
+
+    def _start_hardware(self) -> None:
+        """The g1 backend: LowState from the robot, commands to the guard, plans from the
+        brain (``spine.hardware``); nothing of the simulator's lock step."""
+        from reacthuman.spine.hardware import HardwareSpine
+        from reacthuman.unitree.channel import Channel
+        from reacthuman.unitree.messages import (
+            LOWSTATE_TOPIC,
+            SPINE_LOWCMD_TOPIC,
+            LowCmd_,
+            LowState_,
+        )
+
+        if not getattr(self.controller, "physical", False):
+            raise ValueError("spine_node backend g1 needs a G1 controller, not the stand-in")
+        prepare = getattr(self.controller, "prepare", None)
+        if prepare is not None:
+            prepare()
+        self.twist_pub = self.create_publisher(Twist, c.CMD_VEL, c.STREAM)
+        self.walking = None
+        channel = Channel(int(self.param("dds_domain")), str(self.param("network_interface")))
+        writer = channel.writer(SPINE_LOWCMD_TOPIC, LowCmd_)
+        self.hardware = HardwareSpine(
+            self.controller,
+            writer.write,
+            log=lambda text: self.get_logger().info(text),
+            soft_start=float(self.param("soft_start")),
+        )
+        self.channel = channel
+        self.reader = channel.reader(LOWSTATE_TOPIC, LowState_, self._on_lowstate)
+        self.create_subscription(String, c.PLAN, self._on_plan, c.EVENTS)
+        self.get_logger().info(
+            f"spine on a G1 over {channel.interface}, DDS domain {channel.domain}: commands "
+            "go to the guard (reacthuman g1-guard), plans come from the brain"
+        )
+
+    def _on_plan(self, msg: String) -> None:
+        try:
+            plan = convert.from_string(c.PlanMessage, msg, c.PLAN)
+        except convert.MessageError as exc:
+            self.get_logger().error(str(exc))
+            return
+        self.hardware.execute(plan.decision.plan)
+        self.get_logger().info(f"executing the plan of episode {plan.episode}")
+
+    def _on_lowstate(self, msg: Any) -> None:
+        out = self.hardware.on_state(msg)
+        if out is not None and self.hardware.walking != self.walking:
+            self.walking = self.hardware.walking
+            self.twist_pub.publish(convert.twist(self.walking))
 
     def _on_imu(self, msg: Imu) -> None:
         ns = convert.ns_of(msg.header.stamp)

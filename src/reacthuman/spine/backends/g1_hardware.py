@@ -107,6 +107,31 @@ G1_JOINT_LIMITS: dict[str, tuple[float, float]] = {
     "right_wrist_yaw_joint": (-1.61443, 1.61443),
 }
 
+# Peak torque (N m) of each motor, the ``actuatorfrcrange`` of each hinge in the same g1.xml
+# (Unitree's joint table: 88/139 N m hips and knees, 50 ankles, 25 shoulders, elbows and wrist
+# roll, 5 wrist pitch and yaw). test_g1_hardware checks both tables against the file.
+G1_EFFORT_LIMITS: dict[str, float] = {
+    **dict.fromkeys(("left_hip_pitch_joint", "left_hip_yaw_joint"), 88.0),
+    **dict.fromkeys(("right_hip_pitch_joint", "right_hip_yaw_joint", "waist_yaw_joint"), 88.0),
+    **dict.fromkeys(("left_hip_roll_joint", "left_knee_joint"), 139.0),
+    **dict.fromkeys(("right_hip_roll_joint", "right_knee_joint"), 139.0),
+    **dict.fromkeys(
+        (f"{s}_ankle_{a}_joint" for s in ("left", "right") for a in ("pitch", "roll")), 50.0
+    ),
+    **dict.fromkeys(("waist_roll_joint", "waist_pitch_joint"), 50.0),
+    **dict.fromkeys(
+        (
+            f"{s}_{j}_joint"
+            for s in ("left", "right")
+            for j in ("shoulder_pitch", "shoulder_roll", "shoulder_yaw", "elbow", "wrist_roll")
+        ),
+        25.0,
+    ),
+    **dict.fromkeys(
+        (f"{s}_wrist_{j}_joint" for s in ("left", "right") for j in ("pitch", "yaw")), 5.0
+    ),
+}
+
 # Stiffness cap (N m/rad). Unitree's G1 examples and walking deployments use gains of about
 # 40-150; a policy asking for more than this cap is broken, and a very stiff PD loop on a real
 # motor can oscillate hard enough to damage the robot or hurt someone nearby.

@@ -1,0 +1,128 @@
+"""guard_node (``reacthuman g1-guard``): the only writer of a G1's ``rt/lowcmd``.
+
+It runs ``unitree.guard.Guard`` on Unitree's DDS interface: the robot's ``rt/lowstate`` and
+the spine's ``rt/reacthuman/spine_lowcmd`` in, checked commands or damping out, from a loop
+at the robot's 500 Hz in a thread of its own (the ROS executor only serves the services).
+Services (``std_srvs/Trigger``): ``~/arm`` (arms once the robot reports and the spine
+commands), ``~/estop`` (damping, latched until armed again). Parameter ``arm: true`` arms as
+soon as both are there, for a simulated G1; on a robot, arm by hand with the robot on its
+gantry (README "A physical G1"). SIGINT or SIGTERM: damping for ``EXIT_DAMPING`` s, then exit.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from std_srvs.srv import Trigger
+
+from reacthuman.ros.base import ReactNode
+from reacthuman.unitree import guard as g
+from reacthuman.unitree.channel import Channel
+from reacthuman.unitree.messages import (
+    LOWCMD_TOPIC,
+    LOWSTATE_TOPIC,
+    SPINE_LOWCMD_TOPIC,
+    LowCmd_,
+    LowState_,
+)
+
+GUARD_NODE = "g1_guard"
+EXIT_DAMPING = 0.2  # s of damping sent when the guard is stopped
+
+
+class GuardNode(ReactNode):
+    SIM_TIME = False
+    PARAMETERS: dict[str, Any] = {
+        "network_interface": "lo",  # the interface wired to the G1 (Unitree: 192.168.123.x)
+        "dds_domain": 0,  # Unitree's robots use domain 0
+        "arm": False,
+        "command_timeout": g.COMMAND_TIMEOUT,
+        "state_timeout": g.STATE_TIMEOUT,
+    }
+
+    def __init__(self, overrides: dict[str, Any] | None = None, context: Any = None) -> None:
+        super().__init__(GUARD_NODE, overrides, context)
+        self.guard = g.Guard(
+            command_timeout=float(self.param("command_timeout")),
+            state_timeout=float(self.param("state_timeout")),
+            log=lambda text: self.get_logger().info(text),
+        )
+        self.arm_when_ready = bool(self.param("arm"))
+        self.channel = Channel(int(self.param("dds_domain")), str(self.param("network_interface")))
+        self.writer = self.channel.writer(LOWCMD_TOPIC, LowCmd_)
+        self._spine_seen = 0.0
+        self.readers = [
+            self.channel.reader(LOWSTATE_TOPIC, LowState_, self.guard.on_state),
+            self.channel.reader(SPINE_LOWCMD_TOPIC, LowCmd_, self._on_spine),
+        ]
+        self.create_service(Trigger, "~/arm", self._arm)
+        self.create_service(Trigger, "~/estop", self._estop)
+        self.stopping = threading.Event()
+        self.loop = threading.Thread(target=self._loop, name="g1-guard", daemon=True)
+        self.loop.start()
+        self.get_logger().info(
+            f"g1 guard on {self.channel.interface}, DDS domain {self.channel.domain}: "
+            + (
+                "arming when the robot and the spine are there"
+                if self.arm_when_ready
+                else "disarmed (call ~/arm)"
+            )
+        )
+
+    def _on_spine(self, msg: LowCmd_) -> None:
+        self._spine_seen = time.monotonic()
+        self.guard.on_command(msg)
+
+    def _arm(self, _request: Any, response: Any) -> Any:
+        if time.monotonic() - self._spine_seen > self.guard.command_timeout:
+            response.success, response.message = False, "arming refused: the spine is silent"
+            return response
+        text = self.guard.arm()
+        response.success, response.message = self.guard.mode is g.Mode.ARMED, text
+        return response
+
+    def _estop(self, _request: Any, response: Any) -> Any:
+        self.guard.estop("e-stop service")
+        response.success, response.message = True, "damping"
+        return response
+
+    def _loop(self) -> None:
+        next_at = time.monotonic()
+        while not self.stopping.is_set():
+            if (
+                self.arm_when_ready
+                and self.guard.mode is g.Mode.DISARMED
+                and time.monotonic() - self._spine_seen <= self.guard.command_timeout
+            ) and self.guard.arm().startswith("armed"):
+                self.arm_when_ready = False
+            out = self.guard.poll()
+            if out is not None:
+                self.writer.write(out)
+            next_at += g.LOOP_PERIOD
+            time.sleep(max(0.0, next_at - time.monotonic()))
+
+    def settle(self, _executor: Any) -> None:
+        """Stopped: damping for a moment (if it was ever armed), then the loop ends."""
+        guard = self.guard
+        self.get_logger().info(
+            f"g1 guard: {guard.forwarded} command(s) forwarded, {guard.refused} refused; "
+            f"fastest target {guard.peak_speed:.1f} rad/s, largest PD torque "
+            f"{guard.peak_torque:.2f} x peak"
+        )
+        if self.guard.mode is not g.Mode.DISARMED:
+            self.guard.estop("guard stopped")
+            time.sleep(EXIT_DAMPING)
+        self.stopping.set()
+        self.loop.join(timeout=1.0)
+
+
+def main(args: list[str] | None = None) -> None:
+    from reacthuman.ros.graph import run_node_process
+
+    run_node_process(GuardNode, args)
+
+
+if __name__ == "__main__":
+    main()

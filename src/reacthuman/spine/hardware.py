@@ -1,0 +1,155 @@
+"""The spine against a robot: the same controller as in simulation, paced by the robot's
+LowState stream instead of the simulator's lock step.
+
+Every LowState at least one control period (20 ms of the robot's ``tick``) after the last one
+answered gets the controller's command: 29 targets with PD gains, addressed to the robot's
+``mode_machine``, with the tick it answers in ``reserve[0]``, sealed with the CRC, and handed
+to ``send`` (the guard's topic; the guard alone writes ``rt/lowcmd``). A G1 publishes
+LowState at 500 Hz, so every tenth is answered; a simulated G1 in lock step publishes one
+per control tick. Time does not freeze on a robot: a plan starts at the first LowState after
+it arrives (``execute``), and the brain's latency is what the robot spent waiting.
+
+**Soft start.** Before the controller runs, the spine moves the robot from the posture it
+measures in its first LowState to the default standing pose over ``soft_start`` s of the
+robot's clock (with the controller's standing gains), as Unitree's low-level and RL
+deployment examples do; only then does the walking policy start, from a robot standing
+still in the pose it was trained from. A plan that arrives meanwhile waits for it.
+
+Targets outside a joint's range are clipped to it (a motor's hard stop would stop it there
+anyway) and counted; a LowState that fails its checks is skipped with a message, and the
+guard's watchdog turns a stream of them into damping.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from reacthuman.brain.plan import ReactionPlan
+from reacthuman.spine.backends.g1_hardware import (
+    G1_JOINT_LIMITS,
+    MODE_PR,
+    lowcmd_fields,
+)
+from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, tick_time
+from reacthuman.spine.g1 import DEFAULT_POSE, G1_JOINTS
+from reacthuman.unitree import crc
+from reacthuman.unitree.messages import (
+    LowCmd_,
+    LowState_,
+    MalformedMessage,
+    joint_state_of,
+    lowcmd_from_fields,
+)
+
+CONTROL_MS = round(1000 * CONTROL_PERIOD)
+SOFT_START = 2.0  # s of the robot's clock, measured posture -> default pose
+TICK_TOLERANCE_MS = 1  # a robot's 2 ms stream drifts by a millisecond now and then
+
+
+def clipped(command: JointCommand) -> tuple[JointCommand, int]:
+    """The command with each target inside its joint's range, and how many were outside."""
+    out, count = [], 0
+    for name, q in zip(command.names, command.positions, strict=True):
+        low, high = G1_JOINT_LIMITS[name]
+        inside = min(max(q, low), high)
+        count += inside != q
+        out.append(inside)
+    if not count:
+        return command, 0
+    return (
+        JointCommand(
+            command.tick,
+            command.t,
+            command.names,
+            tuple(out),
+            command.walking_cmd,
+            command.kp,
+            command.kd,
+        ),
+        count,
+    )
+
+
+class HardwareSpine:
+    """The controller on a robot's LowState stream (module docstring)."""
+
+    def __init__(
+        self,
+        controller: Any,
+        send: Callable[[LowCmd_], None],
+        log: Callable[[str], None] = print,
+        soft_start: float = SOFT_START,
+    ) -> None:
+        self.controller = controller
+        self.send = send
+        self.log = log
+        self.clipped = 0  # targets clipped to their joint's range
+        self.skipped = 0  # LowStates that failed their checks
+        self.answered = 0
+        self.walking: tuple[float, float, float] = (0.0, 0.0, 0.0)
+        self.started_at: int | None = None  # robot tick (ms) at which the current plan began
+        self._lock = threading.Lock()
+        self._last_tick: int | None = None
+        self._tick = 0  # control ticks since the current execution (or wait) began
+        self._next: tuple[ReactionPlan | None] | None = None
+        self.soft_start = soft_start
+        self._rising: tuple[int, tuple[float, ...]] | None = None  # (tick, posture) at start
+        self.standing = soft_start <= 0.0  # the soft start is over: the controller runs
+        controller.wait((0.0, 0.0, 0.0), 0.0)
+
+    def _soft_start(self, state: Any, tick: int) -> JointCommand:
+        """The soft start's command at robot ``tick`` (module docstring)."""
+        if self._rising is None:
+            self._rising = (tick, state.positions)
+        start, posture = self._rising
+        alpha = min((tick - start) / (1000.0 * self.soft_start), 1.0)
+        targets = tuple(
+            q + alpha * (DEFAULT_POSE[name] - q) for name, q in zip(G1_JOINTS, posture, strict=True)
+        )
+        if alpha >= 1.0:
+            self.standing = True
+            self.controller.wait((0.0, 0.0, 0.0), 0.0)
+            self._tick = 0
+            self.log(f"spine: soft start done at robot tick {tick}; the controller runs")
+        kp, kd = self.controller.gains()
+        return JointCommand(0, 0.0, G1_JOINTS, targets, (0.0, 0.0, 0.0), kp, kd)
+
+    def execute(self, plan: ReactionPlan | None) -> None:
+        """Start ``plan`` at the next LowState answered (in the robot's frame as it stands
+        then; None stands still)."""
+        with self._lock:
+            self._next = (plan,)
+
+    def on_state(self, msg: LowState_) -> LowCmd_ | None:
+        """The command answering ``msg``, sent; None when it is not due or not sound."""
+        with self._lock:
+            last = self._last_tick
+            if last is not None and msg.tick - last < CONTROL_MS - TICK_TOLERANCE_MS:
+                return None  # not due yet, or a repeat of a state already answered
+            try:
+                crc.check(msg)
+                if self._next is not None and self.standing:
+                    (plan,), self._next = self._next, None
+                    self.controller.start(plan, (0.0, 0.0, 0.0), 0.0)
+                    self._tick, self.started_at = 0, int(msg.tick)
+                state = joint_state_of(msg, self._tick, tick_time(self._tick))
+            except MalformedMessage as error:
+                self.skipped += 1
+                self.log(f"spine: LowState skipped: {error}")
+                return None
+            if self.standing:
+                command = self.controller.command(state)
+            else:
+                command = self._soft_start(state, int(msg.tick))
+            command, outside = clipped(command)
+            self.clipped += outside
+            self.walking = command.walking_cmd
+            fields = lowcmd_fields(command, int(msg.mode_machine), MODE_PR)
+            out = crc.seal(lowcmd_from_fields(fields, int(msg.tick)))
+            self._last_tick = int(msg.tick)
+            self._tick += 1
+            self.answered += 1
+        self.send(out)
+        return out
