@@ -47,14 +47,14 @@ def matching(pattern):
 
 
 # The node graph's executables (reacthuman.ros.graph.NODES; launch/bench.launch.py starts them).
-NODE_EXECUTABLES = (
-    "sim_node",
-    "brain_node",
-    "spine_node",
-    "scorer_node",
-    "recorder_node",
-    "guard_node",
-)
+NODE_EXECUTABLES = {  # executable: module in reacthuman.ros
+    "sim_node": "sim_node",
+    "brain_node": "brain_node",
+    "spine_node": "spine_node",
+    "scorer_node": "scorer_node",
+    "recorder_node": "recorder_node",
+    "g1_guard": "guard_node",
+}
 
 setup(
     **manifest(),
@@ -76,7 +76,7 @@ setup(
     entry_points={
         "console_scripts": [
             f"{PACKAGE} = {PACKAGE}.cli:main",
-            *(f"{node} = {PACKAGE}.ros.{node}:main" for node in NODE_EXECUTABLES),
+            *(f"{exe} = {PACKAGE}.ros.{module}:main" for exe, module in NODE_EXECUTABLES.items()),
         ],
     },
 )

@@ -91,6 +91,7 @@ def start_nodes(context) -> list:  # noqa: ANN001 (launch's LaunchContext)
             condition=record if entry.recorder else None,
         )
         for entry in NODES
+        if not entry.unitree  # the guard: hardware.launch.py, or bench --spine-link unitree
     }
     end = RegisterEventHandler(
         OnProcessExit(target_action=nodes["sim_node"], on_exit=[EmitEvent(event=Shutdown())])

@@ -178,7 +178,7 @@ def test_the_launch_file_builds_where_ros2_launch_is_installed():
     context.launch_configurations.update(limit="5", videos="True", controller="g1-holosoma-ppo")
     started = module.start_nodes(context)
     nodes = [a for a in started if type(a).__name__ == "Node"]
-    assert len(nodes) == len(NODES)
+    assert len(nodes) == len([e for e in NODES if not e.unitree])  # the guard: hardware
     from launch_ros.utilities import evaluate_parameters
 
     # sim_node's values from the file, the arguments on top
@@ -194,6 +194,36 @@ def test_the_launch_file_builds_where_ros2_launch_is_installed():
         module.start_nodes(context)
     context.launch_configurations.update(limit="", params="/nonexistent.yaml")
     with pytest.raises(FileNotFoundError, match="params:=/nonexistent.yaml"):
+        module.start_nodes(context)
+
+
+def test_the_hardware_launch_file_starts_the_guard_disarmed_and_the_spine_on_the_g1():
+    launch = pytest.importorskip("launch")
+    if not hasattr(launch, "LaunchDescription"):
+        pytest.skip("ROS 2 launch is not installed")
+    pytest.importorskip("launch_ros")
+    import importlib.util
+
+    from launch_ros.utilities import evaluate_parameters
+
+    path = ROOT / "launch/hardware.launch.py"
+    spec = importlib.util.spec_from_file_location("hardware_launch", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    description = module.generate_launch_description()
+    context = launch.LaunchContext()
+    for action in description.entities:
+        if isinstance(action, launch.actions.DeclareLaunchArgument):
+            context.launch_configurations[action.name] = action.default_value[0].text
+    context.launch_configurations["network_interface"] = "enp3s0"
+    guard, spine = module.start_nodes(context)
+    (guard_values,) = evaluate_parameters(context, guard._Node__parameters)
+    (spine_values,) = evaluate_parameters(context, spine._Node__parameters)
+    assert guard_values["arm"] is False and guard_values["network_interface"] == "enp3s0"
+    assert spine_values["backend"] == "g1" and spine_values["start_on"] == "plan"
+    assert spine_values["dds_domain"] == 0 and spine_values["soft_start"] == 2.0
+    context.launch_configurations["arm"] = "yes"
+    with pytest.raises(ValueError, match="arm:='yes'"):
         module.start_nodes(context)
 
 

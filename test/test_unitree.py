@@ -8,11 +8,11 @@ import threading
 import time
 
 import fastcrc
+import numpy as np
 import pytest
 
 from reacthuman.brain.plan import Keyframe, ReactionPlan
 from reacthuman.ros.graph import DOMAIN_IDS, choose_domain
-from reacthuman.spine.backends.g1_hardware import G1_JOINT_LIMITS, G1_MOTOR_ORDER
 from reacthuman.spine.controller import make_controller
 from reacthuman.spine.g1 import DEFAULT_POSE
 from reacthuman.spine.hardware import HardwareSpine
@@ -35,6 +35,7 @@ from reacthuman.unitree.messages import (
     answered_tick,
     joint_state_of,
 )
+from reacthuman.unitree.motors import G1_JOINT_LIMITS, G1_MOTOR_ORDER
 
 # --- the CRC -------------------------------------------------------------------------------
 # Golden values computed with Unitree's own crc32_core (unitree_sdk2py/utils/lib/crc_amd64.so
@@ -248,6 +249,7 @@ def test_arming_forwards_the_spines_answer_to_the_state_the_robot_is_in(guard):
         (lambda m: setattr(m.motor_cmd[20], "tau", 9.0), "left_wrist_pitch_joint: feed-forward"),
         (lambda m: setattr(m.motor_cmd[1], "q", float("nan")), "non-finite"),
         (lambda m: setattr(m.motor_cmd[6], "mode", 0), "right_hip_pitch_joint: motor mode 0"),
+        (lambda m: setattr(m.motor_cmd[2], "kd", 25.0), "left_hip_yaw_joint: kp 40.0, kd 25"),
     ],
 )
 def test_a_command_outside_the_limits_is_refused_by_name(guard, change, problem):
@@ -261,16 +263,37 @@ def test_a_command_outside_the_limits_is_refused_by_name(guard, change, problem)
     assert problem in g.events[-1]
 
 
-def test_a_jump_is_refused_by_its_speed_and_by_its_torque(guard):
+def test_a_target_clipped_to_its_range_end_passes_in_float32(guard):
+    g, _clock = guard
+    name = "left_shoulder_yaw_joint"
+    slot = G1_MOTOR_ORDER.index(name)
+    state = standing_state(0)
+    state.motor_state[slot].q = 2.61  # the arm turned almost to its stop
+    g.on_state(crc.seal(state))
+    g.arm()
+    end = float(np.float32(G1_JOINT_LIMITS[name][1]))  # as DDS carries it: 2.61800003
+    assert end > G1_JOINT_LIMITS[name][1]
+    g.on_command(command(0, {name: end}))
+    assert g.refused == 0, g.events
+
+
+def test_a_jump_becomes_a_ramp_limited_in_speed_and_torque(guard):
     g, clock = guard
     armed(g, clock)
     knee = DEFAULT_POSE["left_knee_joint"]
-    fast = knee + 1.2 * MAX_TARGET_SPEED * 0.02  # in one 20 ms tick
     g.on_state(standing_state(20))
-    g.on_command(command(20, {"left_knee_joint": fast}))
-    assert g.poll() is None and "rad/s" in g.events[-1]
-    g.on_command(command(20, {"left_ankle_roll_joint": 0.26, "left_wrist_yaw_joint": 1.6}))
-    assert g.poll() is None and "a jump" in g.events[-1]
+    g.on_command(command(20, {"left_knee_joint": knee + 1.0}))  # 1 rad in one 20 ms tick
+    out = g.poll()
+    slot = G1_MOTOR_ORDER.index("left_knee_joint")
+    assert out.motor_cmd[slot].q == pytest.approx(knee + MAX_TARGET_SPEED * 0.02)
+    crc.check(out)
+    assert g.limited == 1 and "left_knee_joint" in g.events[-1] and g.peak_speed == 50.0
+    wrist = G1_MOTOR_ORDER.index("left_wrist_yaw_joint")  # 5 N m peak, kp 40 here
+    g.on_state(standing_state(40))
+    g.on_command(command(40, {"left_wrist_yaw_joint": 0.5}))
+    out = g.poll()
+    assert out.motor_cmd[wrist].q == pytest.approx(3 * 5.0 / 40.0)  # 3 peaks of torque
+    assert not is_damping(out) and g.refused == 0
 
 
 def test_a_silent_spine_brings_latched_damping_within_the_command_timeout(guard):
@@ -353,6 +376,25 @@ def test_the_soft_start_brings_the_measured_posture_to_the_standing_pose(control
     last = [m.q for m in sent[-1].motor_cmd[:29]]
     assert last == pytest.approx([DEFAULT_POSE[n] for n in G1_MOTOR_ORDER], abs=1e-6)
     assert spine.standing and spine._next is not None
+
+
+def test_the_soft_start_waits_for_the_guard_to_arm_and_starts_again_after_damping(controller):
+    sent: list[LowCmd_] = []
+    spine = HardwareSpine(
+        controller, sent.append, log=lambda _t: None, soft_start=0.1, guard_armed=False
+    )
+    limp = standing_state(0)
+    for m in limp.motor_state[:29]:
+        m.q = 0.05
+    for tick in range(0, 200, 20):  # disarmed: it asks for the posture the robot is in
+        spine.on_state(crc.seal(LowState_(**{**limp.__dict__, "tick": tick})))
+    assert all(m.q == pytest.approx(0.05) for msg in sent for m in msg.motor_cmd[:29])
+    spine.set_guard_armed(True)
+    for tick in range(200, 320, 20):
+        spine.on_state(crc.seal(LowState_(**{**limp.__dict__, "tick": tick})))
+    assert spine.standing
+    spine.set_guard_armed(False)  # damping: the next arming stands it up again
+    assert not spine.standing
 
 
 @pytest.mark.genesis  # hands held out: the tracker's kinematic copy of the G1

@@ -72,6 +72,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from reacthuman.sim.settings import RenderSettings, parse_resolution
 
     run = Path(args.out)
+    if args.direct and args.spine_link != "ros":
+        raise BenchError("--spine-link unitree runs through the node graph: drop --direct")
     check_run_folder(run)
     if not args.direct:  # a DDS domain no other run on this machine holds, before any work
         from reacthuman.ros.graph import DomainInUse, isolate
@@ -164,6 +166,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             overrides["api_key_env"] = args.api_key_env
         if args.episodes_per_process is not None:
             overrides["episodes_per_process"] = args.episodes_per_process
+        if args.spine_link == "unitree":
+            overrides.update(unitree_overrides())
         result = compose(
             overrides,
             record=not args.no_bags,
@@ -245,6 +249,28 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1 if mismatched else 0
 
 
+def unitree_overrides() -> dict[str, object]:
+    """Node parameters for a graph whose executions go over Unitree's interface on loopback:
+    a DDS domain of its own (held like ROS_DOMAIN_ID), the spine on the G1 backend started by
+    the simulator's execute messages without a soft start (the simulated G1 is standing at
+    every freeze), the guard armed as soon as both ends are there."""
+    import random
+
+    from reacthuman.ros.graph import DOMAIN_IDS, choose_domain
+
+    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
+    random.SystemRandom().shuffle(ids)
+    return {
+        "spine_link": "unitree",
+        "backend": "g1",
+        "start_on": "execute",
+        "soft_start": 0.0,
+        "arm": True,
+        "network_interface": "lo",
+        "dds_domain": choose_domain(ids),
+    }
+
+
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     bench = commands.add_parser(
         "bench",
@@ -296,6 +322,14 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         type=int,
         help="episodes played in one Genesis worker process before a fresh one replaces it, "
         "keeping memory flat (default 20, from the parameter file; 0: in this process)",
+    )
+    bench.add_argument(
+        "--spine-link",
+        choices=("ros", "unitree"),
+        default="ros",
+        help="how executions reach the spine: ros (default) or unitree: the simulated G1 on "
+        "Unitree's DDS interface (rt/lowstate, rt/lowcmd) with the spine on backend:=g1 and "
+        "the guard, as against a physical G1",
     )
     bench.add_argument("--params", help="parameter file (default config/bench.yaml)")
     bench.add_argument(

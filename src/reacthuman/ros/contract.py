@@ -101,6 +101,7 @@ OUTCOME = f"{NAMESPACE}/outcome"
 SCORE = f"{NAMESPACE}/score"
 MARKERS = f"{NAMESPACE}/markers"
 RUN_STATUS = f"{NAMESPACE}/run_status"
+GUARD_MODE = f"{NAMESPACE}/g1_guard/mode"  # std_msgs/String: disarmed | armed | damping
 STOP_SERVICE = f"{NAMESPACE}/sim/stop"  # std_srvs/Trigger: finish the episode, then stop
 
 TOPICS: list[Topic] = [
@@ -153,6 +154,7 @@ TOPICS: list[Topic] = [
     Topic(MARKERS, "visualization_msgs/msg/MarkerArray", EVENTS, SCORER_NODE, WORLD_FRAME),
     Topic(SCORE, "std_msgs/msg/String", EVENTS, SCORER_NODE, about="ScoreMessage"),
     Topic(RUN_STATUS, "std_msgs/msg/String", EVENTS, SIM_NODE, about="RunStatus"),
+    Topic(GUARD_MODE, "std_msgs/msg/String", LATCHED, "g1_guard", about="the guard's mode"),
 ]
 TOPIC = {t.name: t for t in TOPICS}
 

@@ -91,6 +91,7 @@ class NodeEntry:
     module: str
     cls: str
     recorder: bool = False  # only when bags are recorded
+    unitree: bool = False  # only when executions go over Unitree's interface
 
     def load(self) -> type:
         return getattr(importlib.import_module(self.module), self.cls)
@@ -102,6 +103,8 @@ NODES = (
     NodeEntry("spine_node", "reacthuman.ros.spine_node", "SpineNode"),
     NodeEntry("scorer_node", "reacthuman.ros.scorer_node", "ScorerNode"),
     NodeEntry("recorder_node", "reacthuman.ros.recorder_node", "RecorderNode", recorder=True),
+    # Only with spine_link: unitree, where the spine drives a G1's interface through it.
+    NodeEntry("g1_guard", "reacthuman.ros.guard_node", "GuardNode", unitree=True),
 )
 
 
@@ -250,8 +253,9 @@ def compose(
     lockstep: Any = None
     status = None
     try:
+        unitree = overrides.get("spine_link") == "unitree"
         for entry in NODES:
-            if entry.recorder and not record:
+            if (entry.recorder and not record) or (entry.unitree and not unitree):
                 continue
             params = {**node_parameters(entry.name, parameters), **overrides}
             cls = entry.load()
@@ -265,7 +269,8 @@ def compose(
             # executor, spun by the thread that runs the episodes while it waits: their
             # callbacks run in the time the simulator waits anyway instead of competing for
             # the GIL with the physics. The brain and the scorer get a thread each.
-            if entry.name in EPISODE_THREAD:
+            # Over Unitree's interface the spine answers DDS, not the simulator's executor.
+            if entry.name in EPISODE_THREAD and not (unitree and entry.name == "spine_node"):
                 if lockstep is None:
                     lockstep = make_executor(context)
                     executors.append(lockstep)

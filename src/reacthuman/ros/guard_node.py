@@ -15,8 +15,10 @@ import threading
 import time
 from typing import Any
 
+from std_msgs.msg import String
 from std_srvs.srv import Trigger
 
+from reacthuman.ros import contract as c
 from reacthuman.ros.base import ReactNode
 from reacthuman.unitree import guard as g
 from reacthuman.unitree.channel import Channel
@@ -40,6 +42,8 @@ class GuardNode(ReactNode):
         "arm": False,
         "command_timeout": g.COMMAND_TIMEOUT,
         "state_timeout": g.STATE_TIMEOUT,
+        "max_target_speed": g.MAX_TARGET_SPEED,
+        "pd_torque_factor": g.PD_TORQUE_FACTOR,
     }
 
     def __init__(self, overrides: dict[str, Any] | None = None, context: Any = None) -> None:
@@ -47,6 +51,8 @@ class GuardNode(ReactNode):
         self.guard = g.Guard(
             command_timeout=float(self.param("command_timeout")),
             state_timeout=float(self.param("state_timeout")),
+            max_target_speed=float(self.param("max_target_speed")),
+            pd_torque_factor=float(self.param("pd_torque_factor")),
             log=lambda text: self.get_logger().info(text),
         )
         self.arm_when_ready = bool(self.param("arm"))
@@ -57,6 +63,8 @@ class GuardNode(ReactNode):
             self.channel.reader(LOWSTATE_TOPIC, LowState_, self.guard.on_state),
             self.channel.reader(SPINE_LOWCMD_TOPIC, LowCmd_, self._on_spine),
         ]
+        self.mode_pub = self.create_publisher(String, c.GUARD_MODE, c.LATCHED)
+        self._published_mode: g.Mode | None = None
         self.create_service(Trigger, "~/arm", self._arm)
         self.create_service(Trigger, "~/estop", self._estop)
         self.stopping = threading.Event()
@@ -95,27 +103,37 @@ class GuardNode(ReactNode):
                 self.arm_when_ready
                 and self.guard.mode is g.Mode.DISARMED
                 and time.monotonic() - self._spine_seen <= self.guard.command_timeout
+                and self.guard.reporting()
             ) and self.guard.arm().startswith("armed"):
                 self.arm_when_ready = False
             out = self.guard.poll()
             if out is not None:
                 self.writer.write(out)
+            if self.guard.mode is not self._published_mode:
+                self._published_mode = self.guard.mode
+                self.mode_pub.publish(String(data=self.guard.mode.value))
             next_at += g.LOOP_PERIOD
             time.sleep(max(0.0, next_at - time.monotonic()))
 
     def settle(self, _executor: Any) -> None:
         """Stopped: damping for a moment (if it was ever armed), then the loop ends."""
+        if self.stopping.is_set():
+            return
         guard = self.guard
         self.get_logger().info(
             f"g1 guard: {guard.forwarded} command(s) forwarded, {guard.refused} refused; "
-            f"fastest target {guard.peak_speed:.1f} rad/s, largest PD torque "
-            f"{guard.peak_torque:.2f} x peak"
+            f"fastest target {guard.peak_speed:.1f} rad/s ({guard.peak_speed_joint}), largest "
+            f"PD torque {guard.peak_torque:.2f} x peak ({guard.peak_torque_joint})"
         )
         if self.guard.mode is not g.Mode.DISARMED:
             self.guard.estop("guard stopped")
             time.sleep(EXIT_DAMPING)
         self.stopping.set()
         self.loop.join(timeout=1.0)
+
+    def destroy_node(self) -> None:
+        self.settle(None)  # composed in one process: the graph's end stops the guard too
+        super().destroy_node()
 
 
 def main(args: list[str] | None = None) -> None:

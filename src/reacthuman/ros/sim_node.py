@@ -41,6 +41,9 @@ from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, ticks_in
 from reacthuman.spine.command import JointState as CoreJointState
 from reacthuman.spine.controller import controller_name
+from reacthuman.unitree.channel import Channel
+from reacthuman.unitree.link import SimulatorLink, SpineSilent
+from reacthuman.unitree.messages import lowstate_tick
 
 STANDIN_URDF = """<?xml version="1.0"?>
 <robot name="reacthuman_kinematic_stand_in">
@@ -83,6 +86,12 @@ class SimNode(ReactNode):
         # replaced after this many episodes (0: in this process, which then grows).
         "episodes_per_process": EPISODES_PER_PROCESS,
         "brain_timeout": 120.0,  # s the brain node may take for a plan
+        # How executions reach the spine: "ros" (/joint_states and spine/joint_command) or
+        # "unitree" (Unitree's DDS interface, rt/lowstate and rt/lowcmd through the guard,
+        # as a G1 would: unitree.link; the spine runs backend:=g1 start_on:=execute).
+        "spine_link": "ros",
+        "network_interface": "lo",  # unitree: DDS interface and domain
+        "dds_domain": 0,
         "command_timeout": 10.0,  # s the spine node may take for one tick's command
         "first_command_timeout": 120.0,  # s for an execution's first tick (a spine warming up)
         "score_timeout": 30.0,  # s the scorer node may take for a score
@@ -169,6 +178,18 @@ class SimNode(ReactNode):
             self.executor.spin_once(timeout_sec=min(left, 0.05))
 
     # -- helpers ------------------------------------------------------------------------
+    def unitree_link(self) -> Any:
+        """The DDS link to the spine when ``spine_link`` is "unitree" (made once), else None."""
+        kind = str(self.param("spine_link"))
+        if kind not in ("ros", "unitree"):
+            raise ValueError(f"sim_node spine_link {kind!r}: expected ros or unitree")
+        if kind == "ros":
+            return None
+        if getattr(self, "_link", None) is None:
+            channel = Channel(int(self.param("dds_domain")), str(self.param("network_interface")))
+            self._link = SimulatorLink(channel, log=lambda t: self.get_logger().warning(t))
+        return self._link
+
     def log_progress(self, text: str) -> None:
         """Progress in the node's log when it runs as a process of its own (``ros2 launch``);
         composed, ``reacthuman bench`` prints it (``on_row``)."""
@@ -188,7 +209,9 @@ class SimNode(ReactNode):
         deadline = time.monotonic() + float(self.param("discovery_timeout"))
         needs = {
             c.BRAIN_NODE: [self.freeze_pub],
-            c.SPINE_NODE: [self.execute_pub, self.joint_pub],
+            # Over Unitree's interface the spine reads execute messages and DDS, not states.
+            c.SPINE_NODE: [self.execute_pub]
+            + ([self.joint_pub] if str(self.param("spine_link")) == "ros" else []),
             c.SCORER_NODE: [self.scene_pub, self.truth_pub, self.outcome_pub],
         }
         while True:
@@ -384,6 +407,8 @@ class SimNode(ReactNode):
         command_timeout = float(self.param("command_timeout"))
         timing = self.timings[-1]
 
+        link = self.unitree_link()
+
         def command_for(tick: Tick) -> JointCommand:
             # The G1's gains follow from the plan: the host adds them (G1Controller.gains).
             state = tick.state
@@ -396,6 +421,15 @@ class SimNode(ReactNode):
             wait = command_timeout
             if state.tick == 0:
                 wait = max(wait, float(self.param("first_command_timeout")))
+            if link is not None:
+                try:
+                    command = link.command(state, lowstate_tick(ns), wait)
+                except SpineSilent as exc:
+                    raise NodeMissing(f"{spec.scene_id} tick {state.tick}: {exc}") from None
+                timing["command_wait"] = (
+                    timing.get("command_wait", 0.0) + time.perf_counter() - asked
+                )
+                return command
             msg = self.await_mail(("command", ns), wait)
             timing["command_wait"] = timing.get("command_wait", 0.0) + time.perf_counter() - asked
             if msg is None:

@@ -22,6 +22,7 @@ from reacthuman.ros import convert
 from reacthuman.ros.base import ReactNode
 from reacthuman.spine.command import CONTROL_PERIOD
 from reacthuman.spine.controller import make_controller
+from reacthuman.unitree.messages import lowstate_tick
 
 BACKENDS = ("sim", "g1")
 
@@ -35,6 +36,10 @@ class SpineNode(ReactNode):
         "network_interface": "lo",  # g1: the interface wired to the robot
         "dds_domain": 0,  # g1: Unitree's DDS domain (the robot's is 0)
         "soft_start": 2.0,  # g1: s from the measured posture to the default pose
+        # g1: what starts an execution: "plan" (a robot: each plan as it arrives) or
+        # "execute" (a simulator on Unitree's interface, sim_node spine_link:=unitree: its
+        # execute message names the LowState tick each execution starts at)
+        "start_on": "plan",
     }
 
     def __init__(self, overrides: dict[str, Any] | None = None, context: Any = None) -> None:
@@ -85,15 +90,24 @@ class SpineNode(ReactNode):
         self.walking = None
         channel = Channel(int(self.param("dds_domain")), str(self.param("network_interface")))
         writer = channel.writer(SPINE_LOWCMD_TOPIC, LowCmd_)
+        start_on = str(self.param("start_on"))
+        if start_on not in ("plan", "execute"):
+            raise ValueError(f"spine_node start_on {start_on!r}: expected plan or execute")
         self.hardware = HardwareSpine(
             self.controller,
             writer.write,
             log=lambda text: self.get_logger().info(text),
             soft_start=float(self.param("soft_start")),
+            hold=start_on == "execute",
+            guard_armed=False,  # until the guard says so (GUARD_MODE)
         )
+        self.create_subscription(String, c.GUARD_MODE, self._on_guard_mode, c.LATCHED)
         self.channel = channel
         self.reader = channel.reader(LOWSTATE_TOPIC, LowState_, self._on_lowstate)
-        self.create_subscription(String, c.PLAN, self._on_plan, c.EVENTS)
+        if start_on == "plan":
+            self.create_subscription(String, c.PLAN, self._on_plan, c.EVENTS)
+        else:
+            self.create_subscription(String, c.EXECUTE, self._on_simulated_execute, c.EVENTS)
         self.get_logger().info(
             f"spine on a G1 over {channel.interface}, DDS domain {channel.domain}: commands "
             "go to the guard (reacthuman g1-guard), plans come from the brain"
@@ -107,6 +121,18 @@ class SpineNode(ReactNode):
             return
         self.hardware.execute(plan.decision.plan)
         self.get_logger().info(f"executing the plan of episode {plan.episode}")
+
+    def _on_guard_mode(self, msg: String) -> None:
+        self.hardware.set_guard_armed(msg.data == "armed")
+
+    def _on_simulated_execute(self, msg: String) -> None:
+        try:
+            execute = convert.from_string(c.ExecuteMessage, msg, c.EXECUTE)
+        except convert.MessageError as exc:
+            self.get_logger().error(str(exc))
+            return
+        at_tick = lowstate_tick(execute.start_ns)
+        self.hardware.execute(execute.decision.plan, at_tick, execute.ticks)
 
     def _on_lowstate(self, msg: Any) -> None:
         out = self.hardware.on_state(msg)

@@ -10,10 +10,12 @@ per control tick. Time does not freeze on a robot: a plan starts at the first Lo
 it arrives (``execute``), and the brain's latency is what the robot spent waiting.
 
 **Soft start.** Before the controller runs, the spine moves the robot from the posture it
-measures in its first LowState to the default standing pose over ``soft_start`` s of the
+measures when the guard arms to the default standing pose over ``soft_start`` s of the
 robot's clock (with the controller's standing gains), as Unitree's low-level and RL
 deployment examples do; only then does the walking policy start, from a robot standing
-still in the pose it was trained from. A plan that arrives meanwhile waits for it.
+still in the pose it was trained from. Until the guard arms (its mode comes on
+``GUARD_MODE``) the spine asks for the posture the robot is in; after damping, the next
+arming starts a new soft start. A plan that arrives meanwhile waits for it.
 
 Targets outside a joint's range are clipped to it (a motor's hard stop would stop it there
 anyway) and counted; a LowState that fails its checks is skipped with a message, and the
@@ -27,11 +29,6 @@ from collections.abc import Callable
 from typing import Any
 
 from reacthuman.brain.plan import ReactionPlan
-from reacthuman.spine.backends.g1_hardware import (
-    G1_JOINT_LIMITS,
-    MODE_PR,
-    lowcmd_fields,
-)
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, tick_time
 from reacthuman.spine.g1 import DEFAULT_POSE, G1_JOINTS
 from reacthuman.unitree import crc
@@ -41,6 +38,11 @@ from reacthuman.unitree.messages import (
     MalformedMessage,
     joint_state_of,
     lowcmd_from_fields,
+)
+from reacthuman.unitree.motors import (
+    G1_JOINT_LIMITS,
+    MODE_PR,
+    lowcmd_fields,
 )
 
 CONTROL_MS = round(1000 * CONTROL_PERIOD)
@@ -81,6 +83,8 @@ class HardwareSpine:
         send: Callable[[LowCmd_], None],
         log: Callable[[str], None] = print,
         soft_start: float = SOFT_START,
+        hold: bool = False,
+        guard_armed: bool = True,
     ) -> None:
         self.controller = controller
         self.send = send
@@ -94,15 +98,34 @@ class HardwareSpine:
         self._last_tick: int | None = None
         self._tick = 0  # control ticks since the current execution (or wait) began
         self._next: tuple[ReactionPlan | None] | None = None
+        # hold: a simulator reports only during executions and names each one's first tick
+        # (``execute(at_tick=...)``); a state past the current execution waits for the next.
+        self.hold = hold
+        self._start_tick: int | None = None
+        self._end_tick: int | None = None
+        self._held: LowState_ | None = None
         self.soft_start = soft_start
         self._rising: tuple[int, tuple[float, ...]] | None = None  # (tick, posture) at start
         self.standing = soft_start <= 0.0  # the soft start is over: the controller runs
+        # Whether the guard forwards what the spine sends (``set_guard_armed``): until it
+        # does, the soft start holds at the posture the robot is in.
+        self.guard_armed = guard_armed
         controller.wait((0.0, 0.0, 0.0), 0.0)
+
+    def set_guard_armed(self, armed: bool) -> None:
+        """The guard's mode changed: armed, the soft start runs from the posture measured
+        then; disarmed or damping, the next arming starts a new soft start."""
+        with self._lock:
+            if armed == self.guard_armed:
+                return
+            self.guard_armed = armed
+            if not armed and self.soft_start > 0.0:
+                self.standing, self._rising = False, None
 
     def _soft_start(self, state: Any, tick: int) -> JointCommand:
         """The soft start's command at robot ``tick`` (module docstring)."""
-        if self._rising is None:
-            self._rising = (tick, state.positions)
+        if self._rising is None or not self.guard_armed:
+            self._rising = (tick, state.positions)  # held where the robot is until armed
         start, posture = self._rising
         alpha = min((tick - start) / (1000.0 * self.soft_start), 1.0)
         targets = tuple(
@@ -116,11 +139,20 @@ class HardwareSpine:
         kp, kd = self.controller.gains()
         return JointCommand(0, 0.0, G1_JOINTS, targets, (0.0, 0.0, 0.0), kp, kd)
 
-    def execute(self, plan: ReactionPlan | None) -> None:
+    def execute(
+        self, plan: ReactionPlan | None, at_tick: int | None = None, ticks: int = 0
+    ) -> None:
         """Start ``plan`` at the next LowState answered (in the robot's frame as it stands
-        then; None stands still)."""
+        then; None stands still), or, for a simulator that names them (``hold``), at the
+        LowState of ``at_tick`` for ``ticks`` control ticks, answering it now if it came
+        first."""
         with self._lock:
             self._next = (plan,)
+            self._start_tick = at_tick
+            self._end_tick = None if at_tick is None else at_tick + ticks * CONTROL_MS
+            held, self._held = self._held, None
+        if held is not None and at_tick is not None and held.tick >= at_tick:
+            self.on_state(held)
 
     def on_state(self, msg: LowState_) -> LowCmd_ | None:
         """The command answering ``msg``, sent; None when it is not due or not sound."""
@@ -128,6 +160,10 @@ class HardwareSpine:
             last = self._last_tick
             if last is not None and msg.tick - last < CONTROL_MS - TICK_TOLERANCE_MS:
                 return None  # not due yet, or a repeat of a state already answered
+            start, end = self._start_tick, self._end_tick
+            if self.hold and (start is None or end is None or not start <= msg.tick < end):
+                self._held = msg  # the execution it belongs to has not been announced
+                return None
             try:
                 crc.check(msg)
                 if self._next is not None and self.standing:

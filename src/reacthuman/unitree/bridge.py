@@ -25,7 +25,6 @@ step, clipped to the motor's peak, as Unitree's simulator does.
 from __future__ import annotations
 
 import json
-import math
 import threading
 import time
 from dataclasses import dataclass, field
@@ -34,14 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from reacthuman.scenes.geometry import quat_rotate
 from reacthuman.sim.settings import DT
-from reacthuman.spine.backends.g1_hardware import (
-    G1_EFFORT_LIMITS,
-    G1_MOTOR_ORDER,
-    MOTOR_ENABLE,
-    MOTOR_SLOTS,
-)
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand
 from reacthuman.unitree import crc
 from reacthuman.unitree.guard import is_damping
@@ -51,15 +43,20 @@ from reacthuman.unitree.messages import (
     LowCmd_,
     LowState_,
     MalformedMessage,
-    MotorState_,
     answered_tick,
+    lowstate_of,
+)
+from reacthuman.unitree.motors import (
+    G1_EFFORT_LIMITS,
+    G1_MOTOR_ORDER,
+    MOTOR_ENABLE,
+    MOTOR_SLOTS,
 )
 
 BRIDGE_MODE_MACHINE = 5  # what the bridge reports as its machine type (a 29-DoF G1's is 5)
 GANTRY = 2.0  # s: the spine's soft start; released as its walking policy starts
 REPUBLISH = 0.01  # s of wall time between repeats of a state that waits for its command
 STATE_PERIOD = 0.002  # s: 500 Hz, the G1's rate
-GRAVITY = 9.81
 
 
 @dataclass
@@ -138,14 +135,6 @@ def joint_command_of(msg: LowCmd_) -> tuple[JointCommand, bool]:
     return command, extra
 
 
-def _rpy(quat: tuple[float, float, float, float]) -> list[float]:
-    w, x, y, z = quat
-    roll = math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
-    pitch = math.asin(max(-1.0, min(1.0, 2 * (w * y - z * x))))
-    yaw = math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
-    return [roll, pitch, yaw]
-
-
 @dataclass
 class BridgeRecord:
     """What the simulated G1 did, per control tick, for tests and the operator."""
@@ -191,21 +180,8 @@ class G1Bridge:
         self._limits = np.asarray([G1_EFFORT_LIMITS[n] for n in G1_MOTOR_ORDER])
 
     def state_message(self, tick_ms: int) -> LowState_:
-        """The body's LowState_ now, sealed (the IMU's accelerometer reads gravity only)."""
-        state = self.body.state(0, 0.0)
-        quat = state.imu_quat or (1.0, 0.0, 0.0, 0.0)
-        w, x, y, z = quat
-        msg = LowState_(mode_machine=BRIDGE_MODE_MACHINE, tick=tick_ms & 0xFFFFFFFF)
-        msg.imu_state.quaternion = list(quat)
-        msg.imu_state.gyroscope = list(state.imu_gyro or (0.0, 0.0, 0.0))
-        msg.imu_state.accelerometer = list(quat_rotate((w, -x, -y, -z), (0.0, 0.0, GRAVITY)))
-        msg.imu_state.rpy = _rpy(quat)
-        motors = [
-            MotorState_(mode=MOTOR_ENABLE, q=q, dq=dq)
-            for q, dq in zip(state.positions, state.velocities, strict=True)
-        ]
-        msg.motor_state = motors + [MotorState_() for _ in range(MOTOR_SLOTS - len(motors))]
-        return crc.seal(msg)
+        """The body's LowState_ now, sealed."""
+        return crc.seal(lowstate_of(self.body.state(0, 0.0), tick_ms, BRIDGE_MODE_MACHINE))
 
     def _apply(self, msg: LowCmd_) -> None:
         command, extra = joint_command_of(msg)

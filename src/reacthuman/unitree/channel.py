@@ -85,7 +85,9 @@ class Channel:
     ) -> DataReader:
         """A reader calling ``on_message`` for every sample, on Cyclone's listener thread."""
 
-        def available(reader: DataReader) -> None:
+        def available(reader: DataReader | None) -> None:
+            if reader is None:  # a sample arriving while the reader is being deleted
+                return
             for sample in reader.take(depth):
                 if isinstance(sample, kind):  # not the InvalidSample of a writer that left
                     on_message(sample)

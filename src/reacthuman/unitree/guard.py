@@ -9,16 +9,18 @@ holding its last command. The rules, in the order a robot owner meets them:
 
 * **Disarmed until told.** A guard sends nothing before ``arm`` (a service, or ``--arm`` at
   start), and ``arm`` is refused until the robot has reported a valid LowState.
-* **No jumps.** The spine stands the robot up from its measured posture itself (the soft
-  start, ``spine.hardware``); the guard refuses any target that moves faster than
-  ``MAX_TARGET_SPEED`` from the one before, the first one included (from the posture
-  measured at arming).
-* **Limits.** A command is refused (not forwarded, with a message naming the joint) for a bad
-  CRC, another ``mode_machine`` than the robot's, a non-finite value, a target outside the
-  joint's range, a target that moves faster than ``max_speed`` from the last one forwarded,
-  ``kp`` or ``kd`` above their caps, a feed-forward torque above the motor's peak, or a PD
-  torque at the measured state above ``PD_TORQUE_FACTOR`` times the peak (a jump, not a
-  gait). Refused commands are not replaced: the watchdog below turns silence into damping.
+* **Refusals.** A command is refused (not forwarded, with a message naming the joint and
+  the value) for a bad CRC, another ``mode_machine`` than the robot's, a motor left off, a
+  non-finite value, a target outside the joint's range, ``kp`` or ``kd`` above their caps,
+  or a feed-forward torque above the motor's peak: a spine that sends these is broken.
+  Refused commands are not replaced: the watchdog below turns silence into damping.
+* **No jumps.** Each target forwarded moves at most ``MAX_TARGET_SPEED`` from the one before
+  (the first from the posture measured at arming) and asks at most ``PD_TORQUE_FACTOR``
+  peak torques at the measured state; a target beyond is moved to that bound (and counted),
+  so a jump becomes a ramp. The spine stands the robot up from its measured posture itself
+  (the soft start, ``spine.hardware``). The hand tracker's targets jump that way when a
+  reach begins (105 rad/s and 14 peak torques on a shoulder on the 17 default scenes, where
+  the motor saturates at its peak anyway, in simulation as on the robot).
 * **Watchdog.** Once armed, damping is sent and latched when the spine has not answered a
   LowState within ``command_timeout`` (wall clock), when no LowState has come for
   ``state_timeout``, or on ``estop``. Only ``arm`` leaves damping.
@@ -26,7 +28,7 @@ holding its last command. The rules, in the order a robot owner meets them:
 Guaranteed latency: damping is on ``rt/lowcmd`` within ``command_timeout`` plus two loop
 periods of the first LowState the spine leaves unanswered (0.1 s + 4 ms at the defaults; the
 test kills the spine mid-walk and measures it at the simulated robot). The watchdog runs on
-the host's monotonic clock, the speed check on the robot's ``tick``.
+the host's monotonic clock, the speed limit on the robot's ``tick``.
 """
 
 from __future__ import annotations
@@ -39,14 +41,6 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from reacthuman.spine.backends.g1_hardware import (
-    G1_EFFORT_LIMITS,
-    G1_JOINT_LIMITS,
-    G1_MOTOR_ORDER,
-    KP_CAP,
-    MOTOR_ENABLE,
-    MOTOR_SLOTS,
-)
 from reacthuman.unitree import crc
 from reacthuman.unitree.messages import (
     LowCmd_,
@@ -55,12 +49,21 @@ from reacthuman.unitree.messages import (
     MotorCmd_,
     answered_tick,
 )
+from reacthuman.unitree.motors import (
+    G1_EFFORT_LIMITS,
+    G1_JOINT_LIMITS,
+    G1_MOTOR_ORDER,
+    KP_CAP,
+    MOTOR_ENABLE,
+    MOTOR_SLOTS,
+)
 
+FLOAT32_SLACK = 1e-5  # rad: a range's end, clipped in float64, can round past it in float32
 KD_CAP = 20.0  # N m s/rad; the policies use 0.9-6.3
 # rad/s a target may move: faster than the fastest G1 motor turns (37 rad/s unloaded) is a
 # jump. Measured through the bridge: 15 rad/s walking, 3 standing up after the soft start.
 MAX_TARGET_SPEED = 40.0
-PD_TORQUE_FACTOR = 3.0  # kp |q* - q| + kd |dq* - dq| above this many peak torques is a jump
+PD_TORQUE_FACTOR = 3.0  # kp |q* - q| + kd |dq* - dq| in peak torques, at most
 # kd of damping per motor (N m s/rad): firm on the legs and waist, soft on arms and wrists.
 DAMPING_KD = {
     name: 8.0
@@ -100,7 +103,7 @@ def is_damping(msg: LowCmd_) -> bool:
 
 
 def command_problem(msg: LowCmd_, state: LowState_) -> str | None:
-    """Why ``msg`` must not reach a robot in ``state`` (None: it may), speed aside."""
+    """Why ``msg`` must not reach a robot in ``state`` at all (None: it may)."""
     try:
         crc.check(msg)
     except MalformedMessage as error:
@@ -108,29 +111,58 @@ def command_problem(msg: LowCmd_, state: LowState_) -> str | None:
     if msg.mode_machine != state.mode_machine:
         return f"mode_machine {msg.mode_machine} is not the robot's ({state.mode_machine})"
     for slot, name in enumerate(G1_MOTOR_ORDER):
-        m, measured = msg.motor_cmd[slot], state.motor_state[slot]
+        m = msg.motor_cmd[slot]
         if m.mode != MOTOR_ENABLE:
             return f"{name}: motor mode {m.mode}, a G1 command enables all 29 motors"
         values = (m.q, m.dq, m.tau, m.kp, m.kd)
         if not all(math.isfinite(v) for v in values):
             return f"{name}: non-finite value in (q, dq, tau, kp, kd) = {values}"
         low, high = G1_JOINT_LIMITS[name]
-        if not low <= m.q <= high:
+        if not low - FLOAT32_SLACK <= m.q <= high + FLOAT32_SLACK:
             return f"{name}: target {m.q:.3f} rad outside its range [{low}, {high}]"
         if not 0.0 <= m.kp <= KP_CAP or not 0.0 <= m.kd <= KD_CAP:
             return f"{name}: kp {m.kp}, kd {m.kd} outside [0, {KP_CAP}] and [0, {KD_CAP}]"
         peak = G1_EFFORT_LIMITS[name]
         if abs(m.tau) > peak:
             return f"{name}: feed-forward torque {m.tau:.1f} N m above the motor's {peak}"
-    ratio, name = pd_torque_ratio(msg, state)
-    if ratio > PD_TORQUE_FACTOR:
-        slot = G1_MOTOR_ORDER.index(name)
-        m, measured = msg.motor_cmd[slot], state.motor_state[slot]
-        return (
-            f"{name}: target {m.q:.3f} rad against measured {measured.q:.3f} asks "
-            f"{ratio:.1f} x the motor's peak torque, above {PD_TORQUE_FACTOR:g} (a jump)"
-        )
     return None
+
+
+def limited(
+    msg: LowCmd_,
+    state: LowState_,
+    previous: list[float] | None,
+    elapsed: float,
+    max_speed: float,
+    pd_torque_factor: float,
+) -> tuple[LowCmd_, list[str]]:
+    """``msg`` with each target moved no faster than ``max_speed`` from ``previous`` (rad/s
+    over ``elapsed`` s of the robot's clock) and no further from the measured position than
+    a PD torque of ``pd_torque_factor`` peaks asks, resealed; and the joints it limited. A
+    jump becomes a ramp; a motor saturates at its peak anyway."""
+    elapsed = max(elapsed, LOOP_PERIOD)
+    out = LowCmd_(mode_pr=msg.mode_pr, mode_machine=msg.mode_machine)
+    out.motor_cmd = [
+        MotorCmd_(m.mode, m.q, m.dq, m.tau, m.kp, m.kd, m.reserve) for m in msg.motor_cmd
+    ]
+    out.reserve = list(msg.reserve)
+    touched = []
+    for slot, name in enumerate(G1_MOTOR_ORDER):
+        m, measured = out.motor_cmd[slot], state.motor_state[slot]
+        q = m.q
+        if previous is not None:
+            step = max_speed * elapsed
+            q = min(max(q, previous[slot] - step), previous[slot] + step)
+        if m.kp > 0.0:
+            reach = max(pd_torque_factor * G1_EFFORT_LIMITS[name] - m.kd * abs(measured.dq), 0.0)
+            reach /= m.kp
+            q = min(max(q, measured.q - reach), measured.q + reach)
+        low, high = G1_JOINT_LIMITS[name]
+        q = min(max(q, low), high)
+        if q != m.q:
+            m.q = q
+            touched.append(name)
+    return (crc.seal(out) if touched else msg), touched
 
 
 def target_speed(msg: LowCmd_, previous: list[float], elapsed: float) -> tuple[float, str]:
@@ -162,14 +194,19 @@ class Guard:
 
     command_timeout: float = COMMAND_TIMEOUT
     state_timeout: float = STATE_TIMEOUT
+    max_target_speed: float = MAX_TARGET_SPEED
+    pd_torque_factor: float = PD_TORQUE_FACTOR
     clock: Callable[[], float] = time.monotonic
     log: Callable[[str], None] = print
     mode: Mode = Mode.DISARMED
     reason: str = ""
     refused: int = 0
     forwarded: int = 0
+    limited: int = 0  # commands forwarded with targets limited
     peak_speed: float = 0.0  # fastest target forwarded or refused (rad/s)
     peak_torque: float = 0.0  # largest PD torque asked, over the motor's peak
+    peak_speed_joint: str = ""
+    peak_torque_joint: str = ""
     events: deque[str] = field(default_factory=lambda: deque(maxlen=100))
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _state: LowState_ | None = None
@@ -178,6 +215,7 @@ class Guard:
     _answered: int = -1  # the LowState tick the last command forwarded answered
     _pending: LowCmd_ | None = None
     _seen: LowCmd_ | None = None  # the spine's latest while disarmed
+    _limited_joints: set[str] = field(default_factory=set)
     _start_q: list[float] = field(default_factory=list)
     _last_q: list[float] | None = None
     _last_tick: int = 0
@@ -214,28 +252,37 @@ class Guard:
             with self._lock:
                 self._seen = msg  # arming takes it if it answers the robot's latest state
             return
-        if state is None:
-            problem = "no LowState from the robot yet"
-        else:
-            problem = command_problem(msg, state)
-            if problem is None and previous is not None:
-                speed, joint = target_speed(msg, previous, (state.tick - last_tick) / 1000.0)
-                if speed > MAX_TARGET_SPEED:
-                    problem = (
-                        f"{joint}: target moves {speed:.1f} rad/s since the last command, "
-                        f"above {MAX_TARGET_SPEED:g}"
-                    )
-                ratio, _joint = pd_torque_ratio(msg, state)
-                with self._lock:
-                    self.peak_speed = max(self.peak_speed, speed)
-                    self.peak_torque = max(self.peak_torque, ratio)
-        if problem is not None:
+        problem = "no LowState from the robot yet" if state is None else command_problem(msg, state)
+        if problem is not None or state is None:
             with self._lock:
                 self.refused += 1
             self._event(f"command refused: {problem}")
             return
+        elapsed = (state.tick - last_tick) / 1000.0
+        if previous is not None:
+            speed, joint = target_speed(msg, previous, elapsed)
+            ratio, strained = pd_torque_ratio(msg, state)
+            with self._lock:
+                if speed > self.peak_speed:
+                    self.peak_speed, self.peak_speed_joint = speed, joint
+                if ratio > self.peak_torque:
+                    self.peak_torque, self.peak_torque_joint = ratio, strained
+        msg, touched = limited(
+            msg, state, previous, elapsed, self.max_target_speed, self.pd_torque_factor
+        )
         with self._lock:
             self._pending = msg
+            if touched:
+                self.limited += 1
+                first = [name for name in touched if name not in self._limited_joints]
+                self._limited_joints.update(touched)
+        if touched and first:
+            self._event(f"targets limited (speed or torque), first time: {', '.join(first)}")
+
+    def reporting(self) -> bool:
+        """Whether the robot has reported within ``state_timeout``."""
+        with self._lock:
+            return self._state is not None and self.clock() - self._state_at <= self.state_timeout
 
     def arm(self) -> str:
         """Arm (or re-arm after damping); returns what happened, refused without a state."""

@@ -17,14 +17,15 @@ import cyclonedds.idl.annotations as annotate
 import cyclonedds.idl.types as types
 from cyclonedds.idl import IdlStruct
 
-from reacthuman.spine.backends.g1_hardware import (
+from reacthuman.scenes.geometry import quat_rotate
+from reacthuman.spine.command import JointState
+from reacthuman.unitree.motors import (
     G1_MOTOR_ORDER,
     MOTOR_SLOTS,
     LowCmdFields,
     MotorCmdFields,
     joint_state_from_lowstate,
 )
-from reacthuman.spine.command import JointState
 
 LOWCMD_TOPIC = "rt/lowcmd"
 LOWSTATE_TOPIC = "rt/lowstate"
@@ -34,6 +35,12 @@ SPINE_LOWCMD_TOPIC = "rt/reacthuman/spine_lowcmd"
 # step (``unitree.bridge``) waits for the command of its tick. Unitree's examples leave the
 # reserve words zero and the robot's firmware gives them no meaning; the CRC covers them.
 ANSWERS_TICK = 0
+GRAVITY = 9.81
+
+
+def lowstate_tick(ns: int) -> int:
+    """The LowState tick (ms, uint32) a simulator on Unitree's interface reports at ``ns``."""
+    return round(ns / 1_000_000) & 0xFFFFFFFF
 
 
 def _zeros(n: int) -> list[int]:
@@ -137,6 +144,30 @@ def fields_of_lowcmd(msg: LowCmd_) -> LowCmdFields:
 
 def answered_tick(msg: LowCmd_) -> int:
     return int(msg.reserve[ANSWERS_TICK]) if len(msg.reserve) == 4 else 0
+
+
+def lowstate_of(state: JointState, tick_ms: int, mode_machine: int) -> LowState_:
+    """A G1's joint state as the LowState_ a robot reports at ``tick_ms`` (CRC not set:
+    ``unitree.crc.seal``). The accelerometer reads gravity only (no linear acceleration)."""
+    quat = state.imu_quat or (1.0, 0.0, 0.0, 0.0)
+    w, x, y, z = quat
+    msg = LowState_(mode_machine=mode_machine, tick=tick_ms & 0xFFFFFFFF)
+    imu = msg.imu_state
+    imu.quaternion = list(quat)
+    imu.gyroscope = list(state.imu_gyro or (0.0, 0.0, 0.0))
+    imu.accelerometer = list(quat_rotate((w, -x, -y, -z), (0.0, 0.0, GRAVITY)))
+    imu.rpy = [
+        math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y)),
+        math.asin(max(-1.0, min(1.0, 2 * (w * y - z * x)))),
+        math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)),
+    ]
+    index = {name: i for i, name in enumerate(state.names)}
+    motors = [
+        MotorState_(mode=1, q=state.positions[index[n]], dq=state.velocities[index[n]])
+        for n in G1_MOTOR_ORDER
+    ]
+    msg.motor_state = motors + [MotorState_() for _ in range(MOTOR_SLOTS - len(motors))]
+    return msg
 
 
 def joint_state_of(msg: LowState_, tick: int, t: float) -> JointState:
