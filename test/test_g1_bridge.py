@@ -195,4 +195,4 @@ def test_the_oracle_through_unitrees_interface_ends_as_on_the_simulation_backend
     through_g1 = score_rows(tmp_path / "g1" / "results.sqlite")
     assert len(through_g1) == 3
     assert through_g1 == score_rows(tmp_path / "direct" / "results.sqlite")
-    assert "g1 guard: armed" in g1.stderr and "refused" not in g1.stderr
+    assert "g1 guard: armed" in g1.stderr and "command refused" not in g1.stderr

@@ -425,3 +425,49 @@ def test_the_spine_skips_a_lowstate_it_cannot_trust(controller):
     bad = standing_state(0)
     bad.crc ^= 1
     assert spine.on_state(bad) is None and spine.skipped == 1 and "CRC" in notes[0]
+
+
+# --- the guard's node: its services and its mode, over ROS 2 -------------------------------
+
+
+def test_the_guard_node_refuses_to_arm_alone_and_its_estop_latches_damping(channel):
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+    from std_msgs.msg import String
+    from std_srvs.srv import Trigger
+
+    from reacthuman.ros import contract
+    from reacthuman.ros.guard_node import GuardNode
+
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    try:
+        guard = GuardNode({"dds_domain": channel.domain}, context=context)
+        client_node = rclpy.create_node("guard_client", context=context)
+        modes: list[str] = []
+        client_node.create_subscription(
+            String, contract.GUARD_MODE, lambda m: modes.append(m.data), contract.LATCHED
+        )
+        executor = SingleThreadedExecutor(context=context)
+        executor.add_node(guard)
+        executor.add_node(client_node)
+
+        def call(name: str):
+            client = client_node.create_client(Trigger, f"/g1_guard/{name}")
+            assert client.wait_for_service(timeout_sec=10)
+            future = client.call_async(Trigger.Request())
+            executor.spin_until_future_complete(future, timeout_sec=10)
+            return future.result()
+
+        armed = call("arm")  # no robot and no spine on this domain
+        assert not armed.success and "refused" in armed.message
+        assert call("estop").success
+        deadline = time.monotonic() + 10
+        while "damping" not in modes and time.monotonic() < deadline:
+            executor.spin_once(timeout_sec=0.05)
+        assert modes[0] == "disarmed" and modes[-1] == "damping"
+        assert guard.guard.mode is Mode.DAMPING and guard.guard.reason == "e-stop service"
+        guard.destroy_node()
+        client_node.destroy_node()
+    finally:
+        rclpy.shutdown(context=context)

@@ -121,7 +121,8 @@ class GuardNode(ReactNode):
             return
         guard = self.guard
         self.get_logger().info(
-            f"g1 guard: {guard.forwarded} command(s) forwarded, {guard.refused} refused; "
+            f"g1 guard: {guard.forwarded} command(s) forwarded ({guard.limited} with targets "
+            f"limited), {guard.refused} refused; "
             f"fastest target {guard.peak_speed:.1f} rad/s ({guard.peak_speed_joint}), largest "
             f"PD torque {guard.peak_torque:.2f} x peak ({guard.peak_torque_joint})"
         )

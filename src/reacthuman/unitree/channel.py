@@ -8,7 +8,10 @@ On the robot's network the interface is the one wired to the G1 (Unitree's docs 
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 from xml.sax.saxutils import quoteattr
@@ -71,6 +74,23 @@ class Channel:
         self.interface = interface
         self.participant = DomainParticipant(domain)
         self._topics: dict[str, Topic] = {}
+        self._readers: list[DataReader] = []
+        self._writers: list[DataWriter] = []
+        _OPEN.add(self)
+
+    def close(self) -> None:
+        """Stop the listeners and delete this participant's readers, writers and topics. Also
+        run at exit: a listener called back while Python shuts down crashes the process."""
+        for reader in self._readers:
+            with contextlib.suppress(Exception):
+                reader.set_listener(None)
+        for entity in [*self._readers, *self._writers, *self._topics.values()]:
+            with contextlib.suppress(Exception):
+                entity.__del__()
+        with contextlib.suppress(Exception):
+            self.participant.__del__()
+        self._readers, self._writers, self._topics = [], [], {}
+        _OPEN.discard(self)
 
     def _topic(self, name: str, kind: type) -> Topic:
         if name not in self._topics:
@@ -78,7 +98,9 @@ class Channel:
         return self._topics[name]
 
     def writer(self, name: str, kind: type) -> DataWriter:
-        return DataWriter(self.participant, self._topic(name, kind))
+        writer = DataWriter(self.participant, self._topic(name, kind))
+        self._writers.append(writer)
+        return writer
 
     def reader(
         self, name: str, kind: type, on_message: Callable[[Any], None], depth: int = 10
@@ -93,9 +115,20 @@ class Channel:
                     on_message(sample)
 
         qos = Qos(Policy.History.KeepLast(depth))
-        return DataReader(
+        reader = DataReader(
             self.participant,
             self._topic(name, kind),
             qos=qos,
             listener=Listener(on_data_available=available),
         )
+        self._readers.append(reader)
+        return reader
+
+
+_OPEN: weakref.WeakSet[Channel] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all() -> None:
+    for channel in list(_OPEN):
+        channel.close()

@@ -12,6 +12,7 @@ thinks; a repeat answers nothing new, so the spine stays quiet.
 
 from __future__ import annotations
 
+import atexit
 import threading
 from typing import Any
 
@@ -56,6 +57,7 @@ class SimulatorLink:
         self._stop = threading.Event()
         self._beat = threading.Thread(target=self._heartbeat, name="g1-link", daemon=True)
         self._beat.start()
+        atexit.register(self.close)  # before the channel's own close at exit
 
     def _write(self, msg: LowState_) -> None:
         with self._lock:
@@ -89,5 +91,6 @@ class SimulatorLink:
         )
 
     def close(self) -> None:
+        """Stop the heartbeat (the channel itself closes at exit)."""
         self._stop.set()
         self._beat.join(timeout=1.0)
