@@ -196,3 +196,54 @@ def test_the_oracle_through_unitrees_interface_ends_as_on_the_simulation_backend
     assert len(through_g1) == 3
     assert through_g1 == score_rows(tmp_path / "direct" / "results.sqlite")
     assert "g1 guard: armed" in g1.stderr and "command refused" not in g1.stderr
+
+
+def test_the_bridged_g1_stands_in_real_time_under_a_500_hz_state_stream(tmp_path):
+    """``--realtime``: the physics keeps the wall clock's pace (as far as the host allows) and
+    LowState goes out at 500 Hz; the spine answers every 20 ms of the robot's clock. At the
+    start the physics runs well below real time here, and 20 ms of the robot's clock took
+    more than the guard's 0.1 s: its watchdog counts from the first LowState due an answer."""
+    env = graph_env()
+    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
+    random.shuffle(ids)
+    domain = choose_domain(ids)
+    cli = [sys.executable, "-m", "reacthuman.cli"]
+    common = ["--domain", str(domain), "--interface", "lo"]
+    record = tmp_path / "rec"
+    with (tmp_path / "log").open("w") as log:
+        bridge = subprocess.Popen(
+            [*cli, "g1-bridge", *common, "--realtime", "--seconds", "6", "--record", str(record)],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        helpers = [
+            subprocess.Popen(
+                [*cli, "g1-guard", *common, "--arm"], env=env, stdout=log, stderr=subprocess.STDOUT
+            ),
+            subprocess.Popen(
+                node_command("spine_node", backend="g1", dds_domain=domain, use_sim_time="false"),
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            ),
+        ]
+        try:
+            bridge.wait(timeout=300)
+        finally:
+            for proc in helpers:
+                proc.send_signal(signal.SIGINT)
+            for proc in [bridge, *helpers]:
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+    data = json.loads(record.read_text())
+    assert bridge.returncode == 0
+    assert not any(data["damping"]), "damping while the spine was answering"
+    upright = [b[2] for t, b in zip(data["ticks"], data["base"], strict=True) if t >= 2500]
+    assert upright and min(upright) > 0.7
+    received = data["received"]
+    assert len(received) >= 250  # about one command per 20 ms of the robot's 6 s
+    span = received[-1][0] - received[0][0]
+    assert data["states"] / span > 300  # LowStates a second (500 Hz, repeats of a slow step)

@@ -142,12 +142,14 @@ class BridgeRecord:
     ticks: list[int] = field(default_factory=list)  # ms
     base: list[tuple[float, float, float]] = field(default_factory=list)
     damping: list[bool] = field(default_factory=list)
+    states: int = 0  # LowStates published
 
     def to_json(self, inbox: CommandInbox) -> dict[str, Any]:
         return {
             "ticks": self.ticks,
             "base": self.base,
             "damping": self.damping,
+            "states": self.states,
             "rejected": inbox.rejected,
             "received": [(r.at, r.tick, r.damping) for r in inbox.received],
         }
@@ -230,6 +232,7 @@ class G1Bridge:
     def _write(self, msg: LowState_) -> None:
         with self._write_lock:
             self._writer.write(msg)
+            self.record.states += 1
 
     def _reporting(self, latest: list[LowState_], done: threading.Event) -> threading.Thread:
         """A thread that re-publishes ``latest[0]`` every ``REPUBLISH`` s until ``done``: a

@@ -22,7 +22,8 @@ holding its last command. The rules, in the order a robot owner meets them:
   reach begins (105 rad/s and 14 peak torques on a shoulder on the 17 default scenes, where
   the motor saturates at its peak anyway, in simulation as on the robot).
 * **Watchdog.** Once armed, damping is sent and latched when the spine has not answered a
-  LowState within ``command_timeout`` (wall clock), when no LowState has come for
+  LowState due an answer (20 ms of the robot's clock after the last one answered) within
+  ``command_timeout`` (wall clock), when no LowState has come for
   ``state_timeout``, or on ``estop``. Only ``arm`` leaves damping.
 
 Guaranteed latency: damping is on ``rt/lowcmd`` within ``command_timeout`` plus two loop
@@ -41,6 +42,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from reacthuman.spine.command import CONTROL_PERIOD
 from reacthuman.unitree import crc
 from reacthuman.unitree.messages import (
     LowCmd_,
@@ -78,6 +80,9 @@ DAMPING_KD = {
 COMMAND_TIMEOUT = 0.1  # s
 STATE_TIMEOUT = 0.1  # s
 LOOP_PERIOD = 0.002  # s: the loop's rate is the robot's, 500 Hz
+# ms of the robot's clock after the tick last answered that a LowState is due an answer: the
+# spine answers every control period (spine.hardware), a millisecond of drift allowed.
+DUE_MS = round(1000 * CONTROL_PERIOD) - 1
 
 
 class Mode(enum.Enum):
@@ -240,7 +245,9 @@ class Guard:
         with self._lock:
             self._state, self._state_at = msg, now
             # A state the spine has not answered yet (a repeat of an answered one is not).
-            if self._waiting_since is None and msg.tick > self._answered:
+            # Due an answer: 20 ms of the robot's clock after the tick last answered (not a
+            # repeat, nor sooner: a host slower than real time stretches those 20 ms).
+            if self._waiting_since is None and msg.tick >= self._answered + DUE_MS:
                 self._waiting_since = now
 
     def on_command(self, msg: LowCmd_) -> None:
@@ -345,7 +352,8 @@ class Guard:
                 self._last_q = [m.q for m in out.motor_cmd[: len(G1_MOTOR_ORDER)]]
                 self._last_tick = tick
                 self._answered = answered_tick(out)
-                self._waiting_since = None if state is None or state.tick <= self._answered else now
+                due = state is not None and state.tick >= self._answered + DUE_MS
+                self._waiting_since = now if due else None
                 self.forwarded += 1
             else:
                 out = None
