@@ -459,13 +459,17 @@ def test_the_guard_node_refuses_to_arm_alone_and_its_estop_latches_damping(chann
             executor.spin_until_future_complete(future, timeout_sec=10)
             return future.result()
 
+        def spin_until(mode: str) -> None:
+            deadline = time.monotonic() + 10
+            while mode not in modes and time.monotonic() < deadline:
+                executor.spin_once(timeout_sec=0.05)
+
+        spin_until("disarmed")  # latched: what a late subscriber is told first
         armed = call("arm")  # no robot and no spine on this domain
         assert not armed.success and "refused" in armed.message
         assert call("estop").success
-        deadline = time.monotonic() + 10
-        while "damping" not in modes and time.monotonic() < deadline:
-            executor.spin_once(timeout_sec=0.05)
-        assert modes[0] == "disarmed" and modes[-1] == "damping"
+        spin_until("damping")
+        assert modes == ["disarmed", "damping"]
         assert guard.guard.mode is Mode.DAMPING and guard.guard.reason == "e-stop service"
         guard.destroy_node()
         client_node.destroy_node()
