@@ -127,6 +127,7 @@ class SimNode(ReactNode):
         self.description_pub.publish(String(data=robot_description(str(self.param("controller")))))
         self.episodes_done = 0
         self.scene_count = 0
+        self._link: SimulatorLink | None = None  # spine_link unitree: made at first use
         # The executor that serves this node, spun by the thread that runs the episodes
         # while it waits (no hand-over between threads on the lock-step's critical path);
         # None when something else spins the node.
@@ -185,7 +186,7 @@ class SimNode(ReactNode):
             raise ValueError(f"sim_node spine_link {kind!r}: expected ros or unitree")
         if kind == "ros":
             return None
-        if getattr(self, "_link", None) is None:
+        if self._link is None:
             channel = Channel(int(self.param("dds_domain")), str(self.param("network_interface")))
             self._link = SimulatorLink(channel, log=lambda t: self.get_logger().warning(t))
         return self._link

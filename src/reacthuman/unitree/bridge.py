@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from reacthuman.sim.episode import as_numpy
 from reacthuman.sim.settings import DT
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand
 from reacthuman.unitree import crc
@@ -198,8 +199,6 @@ class G1Bridge:
             self.body.apply(command)
 
     def _step(self) -> None:
-        from reacthuman.sim.episode import as_numpy
-
         if self._torque is not None:
             command, msg = self._torque
             entity, dofs = self.body.entity, self.body.dofs
