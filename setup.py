@@ -54,6 +54,7 @@ NODE_EXECUTABLES = {  # executable: module in reacthuman.ros
     "scorer_node": "scorer_node",
     "recorder_node": "recorder_node",
     "g1_guard": "guard_node",
+    "window_recorder": "window_recorder",
 }
 
 setup(

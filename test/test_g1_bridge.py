@@ -38,24 +38,29 @@ WALK = 5.0
 DAMPING_LATENCY = 0.15  # s: the guard's guarantee (command_timeout 0.1 s, its 2 ms loop, slack)
 
 
-def walking_plan() -> String:
+def walking_plan(episode: int = 0, speed: float = 0.5, seconds: float = WALK) -> String:
     plan = ReactionPlan(
         object_identified="floor",
-        intent="walk forward",
+        intent="walk",
         confidence=1.0,
-        walking_cmd=(0.5, 0.0, 0.0),
-        walking_duration=WALK,
+        walking_cmd=(speed, 0.0, 0.0),
+        walking_duration=seconds,
         keyframes=[
             Keyframe(t=0.5, left_hand=robot.REST_LEFT_HAND, right_hand=robot.REST_RIGHT_HAND)
         ],
     )
     decision = Decision(scene_id="walk", brain="test", plan=plan)
-    return String(data=c.PlanMessage(run_id="g1", episode=0, decision=decision).model_dump_json())
+    message = c.PlanMessage(run_id="g1", episode=episode, decision=decision)
+    return String(data=message.model_dump_json())
+
+
+EARLY_EPISODE = 7  # a plan that arrives during the soft start: dropped, never walked later
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    """One bridged run: soft start, 10 s standing, a 5 s walk, the spine killed 1 s later."""
+    """One bridged run: soft start (a plan sent meanwhile), 10 s standing, a 5 s walk, the
+    spine killed 1 s later."""
     out = tmp_path_factory.mktemp("g1-bridge")
     env = graph_env()
     ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
@@ -103,6 +108,8 @@ def run(tmp_path_factory):
             time.sleep(0.002)
 
     try:
+        wait_tick(1000)  # mid soft start: this plan's moment passes before the robot stands
+        plans.publish(walking_plan(EARLY_EPISODE, speed=-0.3, seconds=2.0))
         start = int(1000 * (SOFT_START + STAND))
         wait_tick(start - 1000)
         bad = LowCmd_(mode_machine=5)  # damping's shape, but its CRC is wrong
@@ -149,6 +156,13 @@ def test_the_bridged_g1_stands_10_s(run):
     assert drift < 0.1, drift
     damped = zip(record["ticks"], record["damping"], strict=True)
     assert not any(d for t, d in damped if t < start + 10_000)
+
+
+def test_a_plan_that_arrives_before_the_robot_stands_is_dropped_not_walked_later(run):
+    _record, _marks, out = run  # and the 10 s stand above shows it never ran
+    log = (out / "spine.log").read_text()
+    assert f"plan of episode {EARLY_EPISODE} dropped: the soft start has not finished" in log
+    assert "executing the plan of episode 0" in log
 
 
 def test_the_bridged_g1_walks_2_m_in_5_s_at_half_a_metre_per_second(run):

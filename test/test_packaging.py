@@ -1,6 +1,7 @@
 """The ROS 2 package: colcon installs it where ROS tools look, and pip's console script runs."""
 
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -71,6 +72,12 @@ def test_colcon_build_installs_package_assets_and_ament_index_marker(tmp_path):
             assert (share / asset.relative_to(REPO)).is_file(), asset
     # `ros2 run reacthuman reacthuman` looks in lib/<package>/ (setup.cfg's install_scripts).
     assert (prefix / "lib" / "reacthuman" / "reacthuman").is_file()
+    # ... and `ros2 launch` starts the nodes from there: every executable a launch file names.
+    for launch_file in (REPO / "launch").glob("*.launch.py"):
+        for exe in re.findall(r'executable="([a-z_0-9]+)"', launch_file.read_text()):
+            if exe == "rviz2":  # RViz's own
+                continue
+            assert (prefix / "lib" / "reacthuman" / exe).is_file(), (launch_file.name, exe)
 
 
 def test_onnxruntime_sends_no_telemetry_from_any_process_that_imports_reacthuman(tmp_path):

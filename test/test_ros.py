@@ -197,7 +197,7 @@ def test_the_launch_file_builds_where_ros2_launch_is_installed():
         module.start_nodes(context)
 
 
-def test_the_hardware_launch_file_starts_the_guard_disarmed_and_the_spine_on_the_g1():
+def test_the_hardware_launch_file_starts_the_guard_disarmed_the_spine_on_the_g1_and_the_brain():
     launch = pytest.importorskip("launch")
     if not hasattr(launch, "LaunchDescription"):
         pytest.skip("ROS 2 launch is not installed")
@@ -216,12 +216,23 @@ def test_the_hardware_launch_file_starts_the_guard_disarmed_and_the_spine_on_the
         if isinstance(action, launch.actions.DeclareLaunchArgument):
             context.launch_configurations[action.name] = action.default_value[0].text
     context.launch_configurations["network_interface"] = "enp3s0"
-    guard, spine = module.start_nodes(context)
+    guard, spine, recorder, brain = module.start_nodes(context)
     (guard_values,) = evaluate_parameters(context, guard._Node__parameters)
     (spine_values,) = evaluate_parameters(context, spine._Node__parameters)
+    (recorder_values,) = evaluate_parameters(context, recorder._Node__parameters)
+    (brain_values,) = evaluate_parameters(context, brain._Node__parameters)
     assert guard_values["arm"] is False and guard_values["network_interface"] == "enp3s0"
     assert spine_values["backend"] == "g1" and spine_values["start_on"] == "plan"
     assert spine_values["dds_domain"] == 0 and spine_values["soft_start"] == 2.0
+    assert recorder_values["cameras"] == "egocentric=/camera/color/image_raw"
+    assert brain_values["brain"] == "heuristic" and brain_values["use_sim_time"] is False
+    assert recorder_values["plan_timeout"] > brain_values["brain_timeout"]
+    context.launch_configurations["brain"] = "none"
+    assert len(module.start_nodes(context)) == 2
+    context.launch_configurations["brain"] = "oracle"
+    with pytest.raises(ValueError, match="brain:=oracle: .* ground truth"):
+        module.start_nodes(context)
+    context.launch_configurations["brain"] = "heuristic"
     context.launch_configurations["arm"] = "yes"
     with pytest.raises(ValueError, match="arm:='yes'"):
         module.start_nodes(context)

@@ -379,6 +379,7 @@ def test_the_soft_start_brings_the_measured_posture_to_the_standing_pose(control
 
 
 def test_the_soft_start_waits_for_the_guard_to_arm_and_starts_again_after_damping(controller):
+    """... and a brain's plan is taken only once the robot stands under the controller."""
     sent: list[LowCmd_] = []
     spine = HardwareSpine(
         controller, sent.append, log=lambda _t: None, soft_start=0.1, guard_armed=False
@@ -389,12 +390,14 @@ def test_the_soft_start_waits_for_the_guard_to_arm_and_starts_again_after_dampin
     for tick in range(0, 200, 20):  # disarmed: it asks for the posture the robot is in
         spine.on_state(crc.seal(LowState_(**{**limp.__dict__, "tick": tick})))
     assert all(m.q == pytest.approx(0.05) for msg in sent for m in msg.motor_cmd[:29])
+    assert spine.not_ready() == "the guard is not armed"
     spine.set_guard_armed(True)
+    assert spine.not_ready() == "the soft start has not finished"
     for tick in range(200, 320, 20):
         spine.on_state(crc.seal(LowState_(**{**limp.__dict__, "tick": tick})))
-    assert spine.standing
+    assert spine.standing and spine.not_ready() is None
     spine.set_guard_armed(False)  # damping: the next arming stands it up again
-    assert not spine.standing
+    assert not spine.standing and spine.not_ready() == "the guard is not armed"
 
 
 @pytest.mark.genesis  # hands held out: the tracker's kinematic copy of the G1

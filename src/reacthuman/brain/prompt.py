@@ -17,12 +17,13 @@ from typing import Any
 from reacthuman import robot
 from reacthuman.brain.plan import ReactionPlan
 from reacthuman.observation import Observation
+from reacthuman.scenes.spec import CameraName
 
 PROMPT_VERSION = "2"  # 2: frames only; the legend is an ablation
 
 SYSTEM = """You are the brain of a Unitree G1 humanoid robot (1.32 m tall) standing in a home.
 Something has just happened near you. Time is frozen: you see the last {window:.1f} s from
-three synchronized cameras, and you must commit now to one motor plan that your body will
+{cameras}, and you must commit now to one motor plan that your body will
 execute the moment time resumes. React like a competent person: catch what is safe and
 worth catching, get out of the way of what is dangerous, and stay put only if nothing will
 reach you.
@@ -68,9 +69,20 @@ def output_schema() -> dict[str, Any]:
     return schema
 
 
+CAMERA_COUNT = {1: "one camera", 2: "two synchronized cameras", 3: "three synchronized cameras"}
+VIEW_ABOUT = {  # what each view is, as the user message says it
+    CameraName.egocentric: "your head camera",
+    CameraName.closeup: "beside the event",
+    CameraName.overhead: "high behind you",
+}
+
+
 def system_prompt(observation: Observation) -> str:
+    """The system prompt; the cameras it names are the observation's (a benchmark scene's
+    three, or the cameras a robot has), so the words never promise a view that is absent."""
     return SYSTEM.format(
         window=observation.window,
+        cameras=CAMERA_COUNT.get(len(observation.cameras), f"{len(observation.cameras)} cameras"),
         fwd=robot.MAX_FORWARD_SPEED,
         back=robot.MAX_BACKWARD_SPEED,
         lat=robot.MAX_LATERAL_SPEED,
@@ -99,6 +111,11 @@ def legend_text(observation: Observation) -> str:
     return f"Objects in view (by how they look):\n{lines}\n\n"
 
 
+def views_text(observation: Observation) -> str:
+    """'egocentric = your head camera; closeup = beside the event; ...' for its cameras."""
+    return "; ".join(f"{cam.name.value} = {VIEW_ABOUT[cam.name]}" for cam in observation.cameras)
+
+
 def build_messages(observation: Observation, folder: Path) -> list[dict[str, Any]]:
     """OpenAI chat messages: the system prompt, then the frames in time order with labels.
     ``folder`` is the brain's folder (frame files are relative to it)."""
@@ -107,8 +124,7 @@ def build_messages(observation: Observation, folder: Path) -> list[dict[str, Any
             "type": "text",
             "text": f"{legend_text(observation)}Frames follow, oldest first: "
             f"{len(observation.frame_times)} moments x {len(observation.cameras)} views "
-            "(egocentric = your head camera; closeup = beside the event; overhead = high "
-            "behind you).",
+            f"({views_text(observation)}).",
         },
     ]
     for t in observation.frame_times:

@@ -61,6 +61,9 @@ EVENTS = reliable(10, latched=True)
 STREAM = reliable(50, latched=False)
 IMAGES = reliable(20, latched=True)
 LATCHED = reliable(1, latched=True)
+# A robot's spine reads plans volatile: a plan published before it (re)started is one whose
+# moment has passed, never to be replayed from the brain's latched history.
+FRESH = reliable(10, latched=False)
 
 
 @dataclass(frozen=True)

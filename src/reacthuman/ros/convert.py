@@ -15,6 +15,7 @@ from sensor_msgs.msg import Image, Imu
 from sensor_msgs.msg import JointState as JointStateMsg
 from std_msgs.msg import String
 
+from reacthuman.live_window import Intrinsics
 from reacthuman.observation import CameraInfo
 from reacthuman.spine.command import JointCommand, JointState
 
@@ -75,6 +76,48 @@ def image_array(msg: Image) -> np.ndarray:
     if msg.step != msg.width * 3 or len(msg.data) != msg.height * msg.step:
         raise MessageError(f"image of {msg.width}x{msg.height} has {len(msg.data)} bytes")
     return np.frombuffer(bytes(msg.data), dtype=np.uint8).reshape(msg.height, msg.width, 3)
+
+
+CHANNELS = {"rgb8": 3, "bgr8": 3, "rgba8": 4, "bgra8": 4, "mono8": 1}  # what cameras send
+
+
+def camera_rgb(msg: Image) -> np.ndarray:
+    """A camera's frame as an H x W x 3 uint8 RGB array, from the 8-bit encodings camera
+    drivers publish (a RealSense sends rgb8, a USB camera often bgr8 or mono8), rows padded
+    or not."""
+    channels = CHANNELS.get(msg.encoding)
+    if channels is None:
+        raise MessageError(
+            f"camera image encoding {msg.encoding!r} is not one of {', '.join(CHANNELS)} "
+            "(a depth or compressed stream is not a colour frame)"
+        )
+    row = msg.width * channels
+    if (
+        msg.height == 0
+        or msg.width == 0
+        or msg.step < row
+        or len(msg.data) != msg.height * msg.step
+    ):
+        raise MessageError(
+            f"{msg.encoding} image of {msg.width}x{msg.height} (step {msg.step}) has "
+            f"{len(msg.data)} bytes"
+        )
+    rows = np.frombuffer(bytes(msg.data), dtype=np.uint8).reshape(msg.height, msg.step)
+    pixels = rows[:, :row].reshape(msg.height, msg.width, channels)
+    if msg.encoding == "mono8":
+        return np.ascontiguousarray(np.repeat(pixels, 3, axis=2))
+    rgb = pixels[:, :, 2::-1] if msg.encoding.startswith("bgr") else pixels[:, :, :3]
+    return np.ascontiguousarray(rgb)
+
+
+def intrinsics(msg: CameraInfoMsg) -> Intrinsics:
+    """The pinhole part of a ``sensor_msgs/CameraInfo`` (K), refused when uncalibrated."""
+    fx, _, cx, _, fy, cy, *_ = msg.k
+    if msg.width == 0 or msg.height == 0 or fx <= 0 or fy <= 0:
+        raise MessageError(
+            f"camera_info of {msg.width}x{msg.height} with fx={fx:g}, fy={fy:g}: not calibrated"
+        )
+    return Intrinsics(msg.width, msg.height, float(fx), float(fy), float(cx), float(cy))
 
 
 def camera_info(info: CameraInfo, ns: int, frame: str) -> CameraInfoMsg:

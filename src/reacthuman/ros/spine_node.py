@@ -104,8 +104,8 @@ class SpineNode(ReactNode):
         self.create_subscription(String, c.GUARD_MODE, self._on_guard_mode, c.LATCHED)
         self.channel = channel
         self.reader = channel.reader(LOWSTATE_TOPIC, LowState_, self._on_lowstate)
-        if start_on == "plan":
-            self.create_subscription(String, c.PLAN, self._on_plan, c.EVENTS)
+        if start_on == "plan":  # only plans made from now on: a restart replays none
+            self.create_subscription(String, c.PLAN, self._on_plan, c.FRESH)
         else:
             self.create_subscription(String, c.EXECUTE, self._on_simulated_execute, c.EVENTS)
         self.get_logger().info(
@@ -118,6 +118,10 @@ class SpineNode(ReactNode):
             plan = convert.from_string(c.PlanMessage, msg, c.PLAN)
         except convert.MessageError as exc:
             self.get_logger().error(str(exc))
+            return
+        why = self.hardware.not_ready()
+        if why is not None:
+            self.get_logger().warning(f"plan of episode {plan.episode} dropped: {why}")
             return
         self.hardware.execute(plan.decision.plan)
         self.get_logger().info(f"executing the plan of episode {plan.episode}")

@@ -7,7 +7,8 @@ answered gets the controller's command: 29 targets with PD gains, addressed to t
 to ``send`` (the guard's topic; the guard alone writes ``rt/lowcmd``). A G1 publishes
 LowState at 500 Hz, so every tenth is answered; a simulated G1 in lock step publishes one
 per control tick. Time does not freeze on a robot: a plan starts at the first LowState after
-it arrives (``execute``), and the brain's latency is what the robot spent waiting.
+it arrives (``execute``), and the brain's latency is what the robot spent waiting; a plan
+that arrives before the robot stands under the controller is dropped (``not_ready``).
 
 **Soft start.** Before the controller runs, the spine moves the robot from the posture it
 measures when the guard arms to the default standing pose over ``soft_start`` s of the
@@ -15,7 +16,7 @@ robot's clock (with the controller's standing gains), as Unitree's low-level and
 deployment examples do; only then does the walking policy start, from a robot standing
 still in the pose it was trained from. Until the guard arms (its mode comes on
 ``GUARD_MODE``) the spine asks for the posture the robot is in; after damping, the next
-arming starts a new soft start. A plan that arrives meanwhile waits for it.
+arming starts a new soft start. (A simulator's announced execution, ``hold``, waits for it.)
 
 Targets outside a joint's range are clipped to it (a motor's hard stop would stop it there
 anyway) and counted; a LowState that fails its checks is skipped with a message, and the
@@ -121,6 +122,16 @@ class HardwareSpine:
             self.guard_armed = armed
             if not armed and self.soft_start > 0.0:
                 self.standing, self._rising = False, None
+
+    def not_ready(self) -> str | None:
+        """Why a plan from the brain cannot start now on a robot (None: it can). Its moment
+        passes while the robot is not yet standing under the controller, so such a plan is
+        dropped, not kept for later."""
+        if not self.guard_armed:
+            return "the guard is not armed"
+        if not self.standing:
+            return "the soft start has not finished"
+        return None
 
     def _soft_start(self, state: Any, tick: int) -> JointCommand:
         """The soft start's command at robot ``tick`` (module docstring)."""
