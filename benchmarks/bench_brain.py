@@ -22,14 +22,14 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
-from loopback import GOOD, Script, make_handler  # noqa: E402
+from loopback import GOOD, Script, make_handler
 
-from reacthuman.brain.client import ModelClient  # noqa: E402
-from reacthuman.brain.run import ModelBrain, decide_all  # noqa: E402
-from reacthuman.brain.store import ResponseStore  # noqa: E402
-from reacthuman.layout import brain_folder, find_scenes  # noqa: E402
-from reacthuman.observation import CameraInfo, Frame, Observation, RobotPose  # noqa: E402
-from reacthuman.scenes.sets import generate_set  # noqa: E402
+from reacthuman.brain.client import ModelClient
+from reacthuman.brain.run import ModelBrain, decide_all
+from reacthuman.brain.store import ResponseStore
+from reacthuman.layout import brain_folder, find_scenes
+from reacthuman.observation import CameraInfo, Frame, Observation, RobotPose
+from reacthuman.scenes.sets import generate_set
 
 
 def make_observations(root: Path, count: int) -> list[Path]:

@@ -69,7 +69,7 @@ def main() -> None:
     print(f"peak RSS {peak:.0f} MB")
 
 
-def episodes(controller, count: int) -> None:  # noqa: ANN001 - a Controller
+def episodes(controller, count: int) -> None:
     """Real episodes of the default set (scene objects, furniture, the G1): the oracle's plan
     executed from the freeze; execution only (the window's rendering is not counted)."""
     from reacthuman.brain.baselines import oracle_plan

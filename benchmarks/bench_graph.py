@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 
-def direct(specs, settings, run: Path, controller: str) -> list[dict[str, float]]:  # noqa: ANN001
+def direct(specs, settings, run: Path, controller: str) -> list[dict[str, float]]:
     from reacthuman.brain.run import OracleBrain
     from reacthuman.runner import (
         BrainRunner,

@@ -68,7 +68,7 @@ def typed(name: str, text: str, kind: type) -> object:
         raise ValueError(f"launch argument {name}:={text!r} must be {EXPECTED[kind]}") from None
 
 
-def start_nodes(context) -> list:  # noqa: ANN001 (launch's LaunchContext)
+def start_nodes(context) -> list:
     """The graph's nodes, each with its values from the parameter file (``/**``, then its own
     section) and the arguments given on top: merged here, as ``reacthuman bench`` does,
     because ROS 2 ranks a file's node section above any ``/**`` override whatever the order."""

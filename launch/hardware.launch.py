@@ -61,7 +61,7 @@ def typed(text: str, kind: type) -> object:
     return kind(text)
 
 
-def start_nodes(context) -> list:  # noqa: ANN001 (launch's LaunchContext)
+def start_nodes(context) -> list:
     values = {}
     for name, (_default, kind, _about) in ARGUMENTS.items():
         text = context.launch_configurations[name]

@@ -17,7 +17,7 @@ from loopback import Script, make_handler
 from reacthuman.layout import brain_folder
 from reacthuman.observation import CameraInfo, Frame, Observation, RobotPose
 from reacthuman.scenes.sets import Scene, SetManifest, generate_set
-from reacthuman.sim.truth import ground_truth
+from reacthuman.scenes.truth import ground_truth
 
 REPO = Path(__file__).resolve().parents[1]
 

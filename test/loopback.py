@@ -60,7 +60,7 @@ def make_handler(script: Script):
         def log_message(self, *_args):
             pass
 
-        def do_POST(self):  # noqa: N802 - the http.server API
+        def do_POST(self):
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             with script.lock:
                 script.requests.append({"auth": self.headers.get("Authorization"), "body": body})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from reacthuman.brain.baselines import always_dodge
 from reacthuman.brain.client import Decision
 from reacthuman.brain.run import OracleBrain
-from reacthuman.sim.truth import GroundTruth
+from reacthuman.scenes.truth import GroundTruth
 
 
 class Spy:

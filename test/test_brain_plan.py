@@ -15,12 +15,12 @@ from reacthuman.brain.classify import ClassifierConfig, classify, hazard_bearing
 from reacthuman.brain.motion import base_pose, hand_in_robot_frame, to_world
 from reacthuman.brain.oracle import HANDS_EARLY, HANDS_LEAD, moved_frame, oracle_plan
 from reacthuman.brain.plan import PlanError, parse_plan
+from reacthuman.gait_table import load_gaits
 from reacthuman.observation import Observation, RobotPose
+from reacthuman.robot import WALK_STOP
 from reacthuman.scenes.labels import Action
 from reacthuman.scenes.sets import generate_set
-from reacthuman.sim.truth import ground_truth
-from reacthuman.spine.gaits import load_gaits
-from reacthuman.spine.hands import WALK_STOP
+from reacthuman.scenes.truth import ground_truth
 
 REST_L, REST_R = list(robot.REST_LEFT_HAND), list(robot.REST_RIGHT_HAND)
 

@@ -27,7 +27,7 @@ from reacthuman.layout import LayoutError, brain_folder, find_scenes
 from reacthuman.observation import LegendEntry, Observation, RobotPose, legend_of
 from reacthuman.scenes.catalogue import default_catalogue
 from reacthuman.scenes.generate import generate_scene
-from reacthuman.sim.truth import GroundTruth
+from reacthuman.scenes.truth import GroundTruth
 
 
 def plans(out):

@@ -8,6 +8,7 @@ import pytest
 
 from reacthuman import robot
 from reacthuman.brain.motion import to_robot
+from reacthuman.gait_table import load_gaits
 from reacthuman.scenes.cameras import ASPECT
 from reacthuman.scenes.catalogue import default_catalogue
 from reacthuman.scenes.families import REGISTRY
@@ -30,7 +31,6 @@ from reacthuman.scenes.spec import (
     SceneSpec,
     SpeedBand,
 )
-from reacthuman.spine.gaits import load_gaits
 
 SEEDS_PER_FAMILY = 240  # 60 groups of a swept family
 GRAVITY_PACED = {

@@ -393,8 +393,8 @@ def test_the_oracle_keeps_hand_centres_further_from_furniture_than_the_rubber_ha
     # brain.oracle.HAND_CLEARANCE: a hand centre closer to a counter's edge than its mesh
     # reaches presses on the edge and pushes the G1 away from the catch.
     from reacthuman.brain.oracle import HAND_CLEARANCE
+    from reacthuman.genesis_runtime import as_numpy
     from reacthuman.scenes.geometry import quat_rotate
-    from reacthuman.sim.episode import as_numpy
     from reacthuman.spine.g1 import HAND_POINT
 
     ground.body.stand_up()
@@ -432,8 +432,8 @@ def test_a_ball_dropped_onto_a_hand_is_grasped_only_by_a_hand_held_out(g1, pose,
     # The fingers close on what a hand meets only where the plan holds that hand out to catch
     # (brain.classify.reaching_hands): a ball bouncing off an arm hanging at rest is no catch.
     from reacthuman.brain.classify import reaching_hands
+    from reacthuman.genesis_runtime import genesis
     from reacthuman.sim.body import G1Body, add_g1
-    from reacthuman.sim.episode import genesis
     from reacthuman.sim.execute import steps_of_tick, touch
     from reacthuman.sim.settings import DT as STEP
 

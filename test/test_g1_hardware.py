@@ -13,14 +13,6 @@ from xml.etree import ElementTree
 
 import pytest
 
-from reacthuman.spine.backends.g1_hardware import (
-    LOWCMD_TOPIC,
-    LOWSTATE_TOPIC,
-    G1HardwareBackend,
-    HardwareNotReady,
-    HardwareUnavailable,
-    lowcmd_crc,
-)
 from reacthuman.spine.command import JointCommand
 from reacthuman.spine.g1 import g1_folder
 from reacthuman.unitree.motors import (
@@ -33,6 +25,14 @@ from reacthuman.unitree.motors import (
     MotorCmdFields,
     joint_state_from_lowstate,
     lowcmd_fields,
+)
+from reacthuman.unitree.ros2_route import (
+    LOWCMD_TOPIC,
+    LOWSTATE_TOPIC,
+    G1HardwareBackend,
+    HardwareNotReady,
+    HardwareUnavailable,
+    lowcmd_crc,
 )
 
 # --- fixtures ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The oracle plans from ground truth and the room with how the G1 really walks and reaches
-(brain.oracle, spine.gaits): hands meet the object's path in time, walks stop before the
+(brain.oracle, gait_table): hands meet the object's path in time, walks stop before the
 hands rise and keep off furniture, dodges leave the object's swept volume and keep off walls.
 Ground truth here is written by hand (exact paths), the gait table is the shipped one."""
 
@@ -13,10 +13,10 @@ import pytest
 from reacthuman import robot
 from reacthuman.brain import oracle
 from reacthuman.brain.classify import classify, hazard_bearing
+from reacthuman.gait_table import load_gaits
+from reacthuman.robot import WALK_STOP
 from reacthuman.scenes.labels import Action, SafetyLabel
-from reacthuman.sim.truth import GroundTruth, Obstacle, TrajectoryPoint
-from reacthuman.spine.gaits import load_gaits
-from reacthuman.spine.hands import WALK_STOP
+from reacthuman.scenes.truth import GroundTruth, Obstacle, TrajectoryPoint
 
 RATE = 60
 G = 9.81

@@ -298,7 +298,7 @@ def test_the_brain_node_shows_its_brain_the_observation_folder_only(observed, tm
     from reacthuman.layout import find_scenes
     from reacthuman.observation import Observation
     from reacthuman.ros.brain_node import BrainNode
-    from reacthuman.sim.truth import GroundTruth
+    from reacthuman.scenes.truth import GroundTruth
 
     scene = find_scenes(observed)[0]
     observation = Observation.load(scene / "observation" / "observation.json")
@@ -406,7 +406,7 @@ def test_the_recorder_files_out_of_order_messages_under_their_episode(tmp_path):
     rclpy.init(context=context)
     node = RecorderNode({"run_dir": str(tmp_path)}, context=context)
 
-    def send(topic, msg):  # noqa: ANN001
+    def send(topic, msg):
         node._on_message(topic, serialize_message(msg))
 
     try:

@@ -9,8 +9,8 @@ import pytest
 from reacthuman.brain.client import Decision
 from reacthuman.brain.plan import parse_plan
 from reacthuman.scenes.labels import Action, SafetyLabel
+from reacthuman.scenes.truth import GroundTruth, TrajectoryPoint
 from reacthuman.scoring.metrics import intent_alignment, score_decision
-from reacthuman.sim.truth import GroundTruth, TrajectoryPoint
 
 REST_L, REST_R = [0.05, 0.2, -0.35], [0.05, -0.2, -0.35]
 

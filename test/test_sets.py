@@ -114,7 +114,7 @@ def test_a_generated_set_validates_with_the_cli(tmp_path):
 
 
 def test_a_rejected_group_is_skipped_and_the_schedule_moves_on():
-    from reacthuman.sim.truth import ground_truth
+    from reacthuman.scenes.truth import ground_truth
 
     def check(spec):
         if spec.group == 0:
@@ -133,7 +133,7 @@ def test_a_rejected_group_is_skipped_and_the_schedule_moves_on():
 
 
 def test_simulated_labels_survive_a_write_and_read(tmp_path):
-    from reacthuman.sim.truth import ground_truth
+    from reacthuman.scenes.truth import ground_truth
 
     def check(spec):
         return [], ground_truth(spec, [(0.0, (9.0, 9.0, 1.0), (0.0, 0.0, 0.0))], None, 0.01), None

@@ -19,10 +19,10 @@ from reacthuman.scenes.generate import generate_scene
 from reacthuman.scenes.moment import REACTION_MARGIN
 from reacthuman.scenes.sets import default_scenes
 from reacthuman.scenes.spec import CameraName, Family
+from reacthuman.scenes.truth import GroundTruth
 from reacthuman.sim.cache import ObservationCache
 from reacthuman.sim.observe import Observer, export, observe_all
 from reacthuman.sim.settings import RenderSettings
-from reacthuman.sim.truth import GroundTruth
 
 pytestmark = [pytest.mark.genesis, pytest.mark.slow]
 
@@ -124,7 +124,7 @@ def test_a_thin_panel_landing_flat_stays_above_the_floor(observer):
 
 
 def test_an_adversarial_object_must_show_its_physics_in_the_window(observer):
-    """The twin test (sim.twin): a light prop door's hinge damping slows it visibly where a
+    """The twin test (scenes.twin): a light prop door's hinge damping slows it visibly where a
     real door swings on; a foam ceiling panel falls exactly like a gypsum one (no air drag),
     so that scene cannot be told from its twin and is rejected. (This is why the generator
     puts no look-alike in a free fall; the foam panel is swapped in by hand here.)"""

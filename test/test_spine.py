@@ -81,7 +81,7 @@ def mug():
     return generate_scene(Family.object_drop, 0).hazard
 
 
-def judge_path(obj, points, on_floor_from: int | None = None, command=None):  # noqa: ANN001
+def judge_path(obj, points, on_floor_from: int | None = None, command=None):
     judge = OutcomeJudge(obj, "s", "b", "kinematic-stand-in")
     for i, (point, velocity) in enumerate(points):
         floor = on_floor_from is not None and i >= on_floor_from

@@ -14,7 +14,7 @@ from reacthuman.scenes.reach import (
     starts_in_reach,
     summarise_arrival,
 )
-from reacthuman.sim.truth import ground_truth
+from reacthuman.scenes.truth import ground_truth
 
 DT = 1.0 / 240.0
 G = 9.81

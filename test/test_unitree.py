@@ -15,7 +15,6 @@ from reacthuman.brain.plan import Keyframe, ReactionPlan
 from reacthuman.ros.graph import DOMAIN_IDS, choose_domain
 from reacthuman.spine.controller import make_controller
 from reacthuman.spine.g1 import DEFAULT_POSE
-from reacthuman.spine.hardware import HardwareSpine
 from reacthuman.unitree import crc
 from reacthuman.unitree.bridge import BRIDGE_MODE_MACHINE, CommandInbox, joint_command_of
 from reacthuman.unitree.channel import Channel, domain_config
@@ -36,6 +35,7 @@ from reacthuman.unitree.messages import (
     joint_state_of,
 )
 from reacthuman.unitree.motors import G1_JOINT_LIMITS, G1_MOTOR_ORDER
+from reacthuman.unitree.robot_spine import HardwareSpine
 
 # --- the CRC -------------------------------------------------------------------------------
 # Golden values computed with Unitree's own crc32_core (unitree_sdk2py/utils/lib/crc_amd64.so

@@ -16,9 +16,9 @@ from reacthuman.scenes.moment import (
 )
 from reacthuman.scenes.sets import generate_set, metadata_for
 from reacthuman.scenes.spec import Family, SpeedBand
+from reacthuman.scenes.truth import ground_truth
+from reacthuman.scenes.twin import twin_spec
 from reacthuman.scenes.validity import format_validity, validity, validity_markdown
-from reacthuman.sim.truth import ground_truth
-from reacthuman.sim.twin import twin_spec
 from reacthuman.sim.validate import group_rejection_reasons, rejection_reasons
 
 DT = 1.0 / 240.0

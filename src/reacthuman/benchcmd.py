@@ -45,7 +45,7 @@ def check_run_folder(run: Path) -> None:
                 raise BenchError(f"--out {run}: {exc}") from None
 
 
-def results_table(rows: list) -> str:  # noqa: ANN001 - ScoreRow
+def results_table(rows: list) -> str:
     from reacthuman.scoring.aggregate import by, summarise_brain
     from reacthuman.scoring.report import pct
 
@@ -212,7 +212,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _progress(row) -> None:  # noqa: ANN001 - ScoreRow
+def _progress(row) -> None:
     print(f"  {row.summary()}", file=sys.stderr, flush=True)
 
 

@@ -107,7 +107,7 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
                 _manifest, candidates = generate_set(
                     args.per_family + 4, families, args.adversarial_rate
                 )
-                from reacthuman.sim.twin import twin_spec
+                from reacthuman.scenes.twin import twin_spec
 
                 specs = [c.spec for c in candidates]
                 specs += [twin_spec(s) for s in specs if s.adversarial]  # their twin tests
@@ -138,7 +138,7 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _observer(cache: str | None):  # noqa: ANN202
+def _observer(cache: str | None):
     from reacthuman.sim.cache import ObservationCache
     from reacthuman.sim.observe import Observer
     from reacthuman.sim.settings import RenderSettings
@@ -146,7 +146,7 @@ def _observer(cache: str | None):  # noqa: ANN202
     return Observer(RenderSettings(), ObservationCache(cache) if cache else None)
 
 
-def _prefill(observer, specs, jobs: int, quiet: bool) -> None:  # noqa: ANN001
+def _prefill(observer, specs, jobs: int, quiet: bool) -> None:
     from tqdm import tqdm
 
     from reacthuman.sim.observe import observe_all
@@ -157,7 +157,7 @@ def _prefill(observer, specs, jobs: int, quiet: bool) -> None:  # noqa: ANN001
         observe_all(specs, observer, None, lambda _r: bar.update(1), jobs=jobs)
 
 
-def _simulation_check(observer):  # noqa: ANN001, ANN202
+def _simulation_check(observer):
     """Simulate a candidate scene (through the observation cache) and validate it."""
     from reacthuman.sim.validate import SceneCheck
 
@@ -308,7 +308,7 @@ def cmd_observe(args: argparse.Namespace) -> int:
         total=len(specs), desc="observing", unit="scene", disable=args.quiet, file=sys.stderr
     ) as bar:
 
-        def tick(result) -> None:  # noqa: ANN001
+        def tick(result) -> None:
             counts[result.status] += 1
             counts["cached"] += result.cached
             bar.set_postfix(counts, refresh=False)
@@ -396,7 +396,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
         file=sys.stderr,
     ) as bar:
 
-        def tick(outcome) -> None:  # noqa: ANN001
+        def tick(outcome) -> None:
             counts["done"] += 1
             counts["R1"] += outcome.decision.plan is None
             counts["cached"] += outcome.cached
@@ -531,7 +531,7 @@ def cmd_bench_sim(args: argparse.Namespace) -> int:
 def cmd_calibrate_gaits(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from reacthuman.spine.gaits import COMMANDS, DURATIONS, measure
+    from reacthuman.sim.gait_calibration import COMMANDS, DURATIONS, measure
 
     total = 2 * len(COMMANDS) * len(DURATIONS)
     try:
@@ -575,7 +575,7 @@ def cmd_catalogue(args: argparse.Namespace) -> int:
     return 0
 
 
-def _catalogue_markdown(catalogue) -> str:  # noqa: ANN001
+def _catalogue_markdown(catalogue) -> str:
     """The per-object label table the README publishes: what each object looks like, what it
     is, the label rule's verdict, and the families that use it."""
     from reacthuman.scenes.families import REGISTRY
@@ -882,7 +882,7 @@ def build_parser() -> argparse.ArgumentParser:
         "calibrate-gaits",
         help="measure how the simulated G1 walks under each walking command",
         description="Walk the G1 on a flat floor under every command and duration of the "
-        "gait table (spine/gaits.py), arms swinging and held, and write where the base went. "
+        "gait table (gait_table.py), arms swinging and held, and write where the base went. "
         "The oracle plans with this table; assets/gaits.json is the default controller's.",
     )
     gaits.add_argument("--controller", default="g1", help="g1-<policy> (default g1)")

@@ -32,8 +32,8 @@ from reacthuman.observation import Observation
 from reacthuman.runner import Frames, Played, execute_decision, play
 from reacthuman.scenes.geometry import Vec3
 from reacthuman.scenes.spec import SceneSpec
+from reacthuman.scenes.truth import GroundTruth
 from reacthuman.sim.settings import RenderSettings
-from reacthuman.sim.truth import GroundTruth
 from reacthuman.spine.command import JointCommand, JointState
 from reacthuman.spine.controller import make_controller
 from reacthuman.spine.outcome import ExecutionOutcome
@@ -204,7 +204,7 @@ def _serve(connection: Any, controller: str, policy_path: str | None) -> None:
             return  # the parent is gone (killed, or it closed its end mid-execution)
         except _Abort:
             answer: tuple[str, Any] = ("aborted", None)
-        except Exception as exc:  # noqa: BLE001 - the parent raises it with its traceback
+        except Exception as exc:
             answer = ("error", (type(exc).__name__, str(exc), traceback.format_exc()))
         else:
             continue

@@ -19,3 +19,7 @@ MAX_YAW_RATE = 1.57  # rad/s
 MAX_WALKING_DURATION = 3.0  # s, the ground-truth horizon
 MAX_KEYFRAME_TIME = 3.0  # s after the freeze
 MAX_KEYFRAMES = 16
+# s after the walking command ends that the spine's hands start to hold their place in the
+# room: the G1 walks on 0.2-0.25 m after a command ends, most of it in the first 0.3 s (gait
+# table). A planner that puts hands in the room (the oracle) counts from then too.
+WALK_STOP = 0.3

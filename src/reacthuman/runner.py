@@ -38,10 +38,10 @@ from reacthuman.layout import FRAMES_DIR, OBSERVATION_FILE, brain_folder
 from reacthuman.observation import Observation, frame_name
 from reacthuman.scenes.geometry import Vec3
 from reacthuman.scenes.spec import CameraName, SceneSpec
+from reacthuman.scenes.truth import GroundTruth
 from reacthuman.scoring.results import ResultsStore, ScoreRow
 from reacthuman.scoring.run import score_row
 from reacthuman.sim.settings import RenderSettings
-from reacthuman.sim.truth import GroundTruth
 from reacthuman.spine.command import JointCommand, JointState
 from reacthuman.spine.controller import Controller
 from reacthuman.spine.outcome import ExecutionOutcome, OutcomeJudge
@@ -216,7 +216,7 @@ class ExecutionVideo:
         self.ticks = 0
 
     def on_tick(self, command: JointCommand, t: float) -> None:
-        from reacthuman.sim.episode import as_numpy
+        from reacthuman.genesis_runtime import as_numpy
 
         if self.ticks % (50 // VIDEO_FPS) == 0:
             self.writer.append_data(as_numpy(self.camera.render(rgb=True)[0]))

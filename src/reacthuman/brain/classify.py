@@ -44,7 +44,7 @@ from reacthuman import robot
 from reacthuman.brain.motion import Vec3, base_pose, to_robot
 from reacthuman.brain.plan import ReactionPlan
 from reacthuman.scenes.labels import Action
-from reacthuman.sim.truth import GroundTruth
+from reacthuman.scenes.truth import GroundTruth
 
 
 class ClassifierConfig(BaseModel):

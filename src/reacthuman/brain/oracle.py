@@ -2,7 +2,7 @@
 
 It is handed ground truth (the object's whole path and pose after the freeze, its size, the
 room and what stands in it at the freeze) and plans with how the G1 really walks (the
-measured gait table, ``spine.gaits``), never with the simulator itself. Its plans are
+measured gait table, ``gait_table``), never with the simulator itself. Its plans are
 ordinary ReactionPlans under the same limits as any model's, so it is the upper bound a model
 could reach, and a check that the benchmark's decisions can be executed at all (the share of
 its decisions that end as intended is the benchmark's own execution-validity figure).
@@ -41,11 +41,11 @@ from reacthuman import robot
 from reacthuman.brain.classify import classify, hazard_bearing
 from reacthuman.brain.motion import to_robot, to_world
 from reacthuman.brain.plan import ReactionPlan, parse_plan
+from reacthuman.gait_table import Gait, GaitTable, load_gaits
+from reacthuman.robot import WALK_STOP
 from reacthuman.scenes.geometry import add, quat_rotate, sub
 from reacthuman.scenes.labels import Action
-from reacthuman.sim.truth import GroundTruth
-from reacthuman.spine.gaits import Gait, GaitTable, load_gaits
-from reacthuman.spine.hands import WALK_STOP
+from reacthuman.scenes.truth import GroundTruth
 
 Vec3 = tuple[float, float, float]
 

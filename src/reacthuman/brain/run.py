@@ -28,7 +28,7 @@ from reacthuman.brain.store import ResponseStore, decision_key, observation_hash
 from reacthuman.layout import GROUND_TRUTH_FILE, OBSERVATION_FILE, brain_folder
 from reacthuman.observation import Observation
 from reacthuman.scenes.sets import first_error
-from reacthuman.sim.truth import GroundTruth
+from reacthuman.scenes.truth import GroundTruth
 
 
 class Brain(Protocol):

@@ -105,7 +105,7 @@ def read_episode(path: Path) -> BagEpisode:
         return _read(path)
     except BagError:
         raise
-    except Exception as exc:  # noqa: BLE001 - rosbags raises many kinds on a damaged bag
+    except Exception as exc:
         raise BagError(f"{path}: cannot be read ({type(exc).__name__}: {exc}); {REPAIR}") from None
 
 

@@ -23,7 +23,7 @@ from reacthuman.ros import convert
 from reacthuman.ros.base import Mailbox, ReactNode
 
 
-def make_brain(name: str, base_url: str, api_key_env: str, temperature: float, timeout: float):  # noqa: ANN201
+def make_brain(name: str, base_url: str, api_key_env: str, temperature: float, timeout: float):
     """A baseline by name, or the model ``name`` at ``base_url`` (key from the environment)."""
     from reacthuman.brain.run import ModelBrain, baseline
 

@@ -28,8 +28,8 @@ from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPo
 from reacthuman.brain.client import Decision
 from reacthuman.observation import Observation
 from reacthuman.scenes.spec import CameraName, SceneSpec
+from reacthuman.scenes.truth import GroundTruth
 from reacthuman.scoring.results import ScoreRow
-from reacthuman.sim.truth import GroundTruth
 from reacthuman.spine.outcome import ExecutionOutcome
 
 NAMESPACE = "/reacthuman"

@@ -13,7 +13,7 @@ from reacthuman.brain.motion import hand_in_robot_frame, to_world
 from reacthuman.ros.contract import WORLD_FRAME
 from reacthuman.ros.convert import quaternion_from_yaw, stamp
 from reacthuman.scenes.spec import SceneSpec
-from reacthuman.sim.truth import GroundTruth
+from reacthuman.scenes.truth import GroundTruth
 
 NAMESPACES = ("trajectory", "impact_point", "left_hand_plan", "right_hand_plan", "robot")
 

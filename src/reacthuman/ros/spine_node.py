@@ -4,7 +4,7 @@ It answers each ``/joint_states`` of an execution (stamped at a 50 Hz tick of si
 with the controller's command for that tick on ``spine/joint_command`` (same stamp) and the
 walking command on ``/cmd_vel``; the simulator waits for it before stepping on (lock-step).
 With ``backend:=g1`` it drives a G1 (or ``reacthuman g1-bridge``) over Unitree's DDS
-interface instead (``spine.hardware``): the same controller, paced by the robot's LowState,
+interface instead (``unitree.robot_spine``): the same controller, paced by the robot's LowState,
 its commands through the guard, each plan from the brain executed as it arrives.
 """
 
@@ -71,8 +71,7 @@ class SpineNode(ReactNode):
 
     def _start_hardware(self) -> None:
         """The g1 backend: LowState from the robot, commands to the guard, plans from the
-        brain (``spine.hardware``); nothing of the simulator's lock step."""
-        from reacthuman.spine.hardware import HardwareSpine
+        brain (``unitree.robot_spine``); nothing of the simulator's lock step."""
         from reacthuman.unitree.channel import Channel
         from reacthuman.unitree.messages import (
             LOWSTATE_TOPIC,
@@ -80,6 +79,7 @@ class SpineNode(ReactNode):
             LowCmd_,
             LowState_,
         )
+        from reacthuman.unitree.robot_spine import HardwareSpine
 
         if not getattr(self.controller, "physical", False):
             raise ValueError("spine_node backend g1 needs a G1 controller, not the stand-in")

@@ -40,8 +40,8 @@ from reacthuman.scenes.generate import (
 )
 from reacthuman.scenes.labels import Action, SafetyLabel, provisional_label
 from reacthuman.scenes.spec import SWEPT_BANDS, Family, SceneSpec, SpeedBand
-from reacthuman.sim.truth import GroundTruth
-from reacthuman.sim.twin import TwinTest
+from reacthuman.scenes.truth import GroundTruth
+from reacthuman.scenes.twin import TwinTest
 
 DEFAULT_PER_FAMILY = 18
 MAX_SKIPS_PER_FAMILY = 120  # seeds; a group of four counts four
@@ -88,7 +88,7 @@ class SceneMetadata(BaseModel):
     reaches_observer: bool
     label_source: str = "intended"  # "intended" (sampler kinematics) or "simulated"
     moment: DecisionMoment
-    twin: TwinTest | None = None  # adversarial scenes of a simulated set (sim.twin)
+    twin: TwinTest | None = None  # adversarial scenes of a simulated set (scenes.twin)
     spec_sha256: str
 
 

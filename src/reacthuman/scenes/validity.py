@@ -9,7 +9,7 @@ scene's metadata: measured when the set was generated with ``--simulate``, desig
 2. **Speed bands**: per swept family, the arrival speed per band (median) and, per scene
    group, whether it rises with the band and by how much from slow to very fast.
 3. **Labels**: the catch / dodge / no-action split against the paper's 141 / 156 / 9.
-4. **Adversarial objects**: the twin test of each (``sim.twin``): how far its window is from
+4. **Adversarial objects**: the twin test of each (``scenes.twin``): how far its window is from
    its genuine look-alike's.
 """
 

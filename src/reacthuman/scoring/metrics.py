@@ -30,7 +30,7 @@ from reacthuman.brain.client import Decision
 from reacthuman.brain.motion import hand_in_robot_frame, to_world
 from reacthuman.brain.plan import ReactionPlan
 from reacthuman.scenes.labels import Action
-from reacthuman.sim.truth import GroundTruth
+from reacthuman.scenes.truth import GroundTruth
 
 Vec3 = tuple[float, float, float]
 RULES = ("R1", "R2", "R3", "R4")  # in priority order

@@ -64,7 +64,7 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     ]
 
 
-def _saa_table(per, brains, name, groups, member, skip_empty: bool) -> list[str]:  # noqa: ANN001
+def _saa_table(per, brains, name, groups, member, skip_empty: bool) -> list[str]:
     """SAA of every brain per group (family, speed band), with n; "-" where it has none."""
     rows = []
     for title, group in groups:
@@ -175,7 +175,7 @@ def _plots(rows: Sequence[ScoreRow], folder: Path, brains: list[str]) -> dict[st
     return files
 
 
-def _save(fig, path: Path) -> str:  # noqa: ANN001
+def _save(fig, path: Path) -> str:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     import matplotlib.pyplot as plt

@@ -17,9 +17,9 @@ from reacthuman.brain.client import Decision
 from reacthuman.layout import GROUND_TRUTH_FILE, SPEC_FILE
 from reacthuman.scenes.sets import first_error
 from reacthuman.scenes.spec import SceneSpec
+from reacthuman.scenes.truth import GroundTruth
 from reacthuman.scoring.metrics import score_decision
 from reacthuman.scoring.results import ScoreRow
-from reacthuman.sim.truth import GroundTruth
 from reacthuman.spine.outcome import ExecutionOutcome
 
 
@@ -27,7 +27,7 @@ class _Unreadable(ValueError):
     pass
 
 
-def _load(model, path: Path):  # noqa: ANN001, ANN202
+def _load(model, path: Path):
     """The file as ``model``; _Unreadable naming the file and its first problem."""
     data = path.read_bytes()
     try:

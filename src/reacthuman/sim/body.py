@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from reacthuman.genesis_runtime import as_numpy as _np
 from reacthuman.scenes.geometry import Vec3, quat_from_yaw, quat_rotate
-from reacthuman.sim.episode import as_numpy as _np
 from reacthuman.spine.command import JointCommand, JointState
 from reacthuman.spine.g1 import (
     DEFAULT_POSE,

@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import gc
 import math
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,21 +23,21 @@ from typing import Any
 
 import numpy as np
 
+from reacthuman.genesis_runtime import as_numpy, genesis
 from reacthuman.scenes.geometry import Quat, Vec3, add, box_corners, quat_mul, quat_rotate, sub
 from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION, kinetic_energy
 from reacthuman.scenes.spec import CameraName, SceneObject, SceneSpec
-from reacthuman.sim.mjcf import floor_document, object_document, world_document
-from reacthuman.sim.settings import DT, RenderSettings
-from reacthuman.sim.truth import (
+from reacthuman.scenes.truth import (
     GroundTruth,
     Obstacle,
     furniture_obstacles,
     ground_truth,
     obstacle,
 )
+from reacthuman.sim.mjcf import floor_document, object_document, world_document
+from reacthuman.sim.settings import DT, RenderSettings
 from reacthuman.spine.command import CONTROL_PERIOD
 
-GENESIS_SEED = 0  # never vary: it is in Genesis's compile-cache key
 LIGHT_SCALE = 3.0  # spec intensities are relative; Genesis's directional lights want ~3
 
 
@@ -68,27 +67,6 @@ def object_dampratio(restitution: float) -> float:
         if e <= e1:
             return d0 + (d1 - d0) * (e - e0) / (e1 - e0)
     return table[-1][1]
-
-
-_GS: Any = None
-
-
-def genesis() -> Any:
-    """Import and initialise Genesis once per process (CPU unless a GPU is asked for)."""
-    global _GS
-    if _GS is None:
-        os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
-        import genesis as gs
-
-        backend = gs.gpu if os.environ.get("REACTHUMAN_BACKEND") == "gpu" else gs.cpu
-        gs.init(backend=backend, seed=GENESIS_SEED, precision="32", logging_level="warning")
-        _GS = gs
-    return _GS
-
-
-def as_numpy(x: Any) -> np.ndarray:
-    """A Genesis tensor (or anything array-like) as a NumPy array."""
-    return x.cpu().numpy() if hasattr(x, "cpu") else np.asarray(x)
 
 
 _np = as_numpy

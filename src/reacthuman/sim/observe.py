@@ -34,9 +34,9 @@ from reacthuman.observation import (
     legend_of,
 )
 from reacthuman.scenes.spec import SceneSpec
+from reacthuman.scenes.truth import GroundTruth
 from reacthuman.sim.cache import ObservationCache
 from reacthuman.sim.settings import RenderSettings
-from reacthuman.sim.truth import GroundTruth
 from reacthuman.sim.validate import rejection_reasons
 from reacthuman.spine.controller import DEFAULT_CONTROLLER
 
@@ -61,7 +61,7 @@ def preflight(spec: SceneSpec) -> list[str]:
     sx, sy, sz = spec.room.size
     tolerance = 0.005
 
-    def outside(points) -> bool:  # noqa: ANN001
+    def outside(points) -> bool:
         return any(
             abs(p[0]) > sx / 2 + tolerance
             or abs(p[1]) > sy / 2 + tolerance
@@ -135,7 +135,7 @@ class Observer:
         self.last_timings: dict[str, float] = {}
 
     @property
-    def controller(self):  # noqa: ANN201
+    def controller(self):
         if self._controller is None:
             from reacthuman.spine.controller import make_controller
 
@@ -146,7 +146,7 @@ class Observer:
         return self.cache.get(spec, self.settings, self.controller_name)
 
     @property
-    def simulator(self):  # noqa: ANN201 - Genesis types stay out of the signatures
+    def simulator(self):
         if self._simulator is None:
             from reacthuman.sim.episode import Simulator
 

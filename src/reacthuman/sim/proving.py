@@ -54,7 +54,7 @@ class ProvingGround:
     """One built scene (floor + G1), reset for every trial."""
 
     def __init__(self) -> None:
-        from reacthuman.sim.episode import genesis
+        from reacthuman.genesis_runtime import genesis
 
         gs = genesis()
         self.scene = gs.Scene(sim_options=gs.options.SimOptions(dt=DT), show_viewer=False)

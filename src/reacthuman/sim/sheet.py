@@ -16,7 +16,7 @@ import numpy as np
 from reacthuman.layout import FRAMES_DIR, OBSERVATION_FILE
 from reacthuman.observation import Observation, frame_name
 from reacthuman.scenes.spec import CameraName, SceneSpec
-from reacthuman.sim.truth import GroundTruth
+from reacthuman.scenes.truth import GroundTruth
 
 TILE_WIDTH = 320  # px per frame on the sheet (16:9)
 CAPTION = 22  # px of caption above each row

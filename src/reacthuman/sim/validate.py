@@ -24,8 +24,8 @@ from reacthuman.layout import FRAMES_DIR
 from reacthuman.scenes.generate import MIN_SPEED_RATIO, sampler_for
 from reacthuman.scenes.moment import margin_problem
 from reacthuman.scenes.spec import Family, SceneSpec
-from reacthuman.sim.truth import GroundTruth
-from reacthuman.sim.twin import TwinTest, compare, twin_spec
+from reacthuman.scenes.truth import GroundTruth
+from reacthuman.scenes.twin import TwinTest, compare, twin_spec
 
 MIN_TRAVEL = 0.10  # m the hazard point must move when the design moves it
 # Contacts are soft: a 6 kg ceiling panel slapping down at 11 m/s sinks up to 15 cm into the
@@ -111,7 +111,7 @@ def group_rejection_reasons(specs: Sequence[SceneSpec], truths: Sequence[GroundT
 class SceneCheck:
     """Simulate a candidate scene through an observer (and its cache) and judge it: the reasons
     it is rejected (empty when valid), its measured ground truth, and for an adversarial scene
-    the twin test (``sim.twin``), whose failure is a reason too."""
+    the twin test (``scenes.twin``), whose failure is a reason too."""
 
     def __init__(self, observer: Any) -> None:  # sim.observe.Observer
         self.observer = observer

@@ -8,8 +8,8 @@ Each 50 Hz tick it turns the body's joint state into 29 joint targets with PD ga
   default pose when the plan has none;
 * waist: held straight, leaning back while the hands reach forward (``spine.hands.balance_lean``).
 
-The same commands drive the simulated body (``sim.body``) or, through the ``g1_hardware``
-backend, a physical G1.
+The same commands drive the simulated body (``sim.body``) or a physical G1
+(``unitree.robot_spine`` on Unitree's DDS interface, or ``unitree.ros2_route``).
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ import numpy as np
 from reacthuman import robot
 from reacthuman.brain.motion import to_robot
 from reacthuman.brain.plan import ReactionPlan
+from reacthuman.genesis_runtime import as_numpy
 from reacthuman.scenes.geometry import (
     Vec3,
     add,
@@ -40,7 +41,6 @@ from reacthuman.scenes.geometry import (
     rotate_yaw,
     sub,
 )
-from reacthuman.sim.episode import as_numpy
 from reacthuman.spine.command import JointState
 from reacthuman.spine.g1 import (
     ARM_JOINTS,
@@ -81,9 +81,6 @@ LEAN_PER_METRE = 1.0  # rad of waist pitch back per metre the hands are forward 
 NEUTRAL_REACH = 0.153  # m: hands of the default pose, ahead of the hand origin (no lean)
 LEAN_LIMITS = (-0.4, 0.15)  # rad, back and forward
 STANCE_SWITCH = 0.002  # m lower the other foot must be to take over as the stance foot
-# s after the walking command ends that the hands start to hold their place in the room: the
-# G1 walks on 0.2-0.25 m after a command ends, most of it in the first 0.3 s (gait table).
-WALK_STOP = 0.3
 MAX_SHIFT = 0.2  # m of the body's drift the hands make up for, at most
 MAX_TURN = 0.35  # rad of its turn
 
@@ -137,8 +134,8 @@ def balance_lean(left: Vec3, right: Vec3) -> float:
 
 def anchor_time(plan: ReactionPlan) -> float:
     """When the hands start to hold their place in the room (s after the freeze): at once
-    when the plan stands, ``WALK_STOP`` after its walking command ends when it walks."""
-    return plan.walking_duration + WALK_STOP if plan.walking_duration > 0.0 else 0.0
+    when the plan stands, ``robot.WALK_STOP`` after its walking command ends when it walks."""
+    return plan.walking_duration + robot.WALK_STOP if plan.walking_duration > 0.0 else 0.0
 
 
 def crouch_offsets(knee_bend: float) -> dict[str, float]:
@@ -155,7 +152,7 @@ def crouch_offsets(knee_bend: float) -> dict[str, float]:
 
 @functools.cache
 def _kinematic_scene() -> tuple[Any, Any]:
-    from reacthuman.sim.episode import genesis
+    from reacthuman.genesis_runtime import genesis
 
     gs = genesis()
     scene = gs.Scene(show_viewer=False)

@@ -15,7 +15,7 @@ guard) cannot tell it from a robot. It checks each command as the robot does (CR
 Before its first command the G1 hangs in its start pose (the physics does not run), and for
 the first ``gantry`` s of simulated time after it the pelvis stays held where it started, as
 a real G1 hangs from its gantry while the spine's soft start brings it to its standing pose
-and its walking policy starts (``spine.hardware``; a humanoid cannot stand on PD alone).
+and its walking policy starts (``unitree.robot_spine``; a humanoid cannot stand on PD alone).
 PD runs in Genesis's joint controller (``sim.body.G1Body``), the
 same as the simulation backend, unless a command carries a velocity target or a feed-forward
 torque; then the bridge computes ``tau + kp (q* - q) + kd (dq* - dq)`` itself at each physics
@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from reacthuman.sim.episode import as_numpy
+from reacthuman.genesis_runtime import as_numpy
 from reacthuman.sim.settings import DT
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand
 from reacthuman.unitree import crc

@@ -18,7 +18,7 @@ holding its last command. The rules, in the order a robot owner meets them:
   (the first from the posture measured at arming) and asks at most ``PD_TORQUE_FACTOR``
   peak torques at the measured state; a target beyond is moved to that bound (and counted),
   so a jump becomes a ramp. The spine stands the robot up from its measured posture itself
-  (the soft start, ``spine.hardware``). The hand tracker's targets jump that way when a
+  (the soft start, ``unitree.robot_spine``). The hand tracker's targets jump that way when a
   reach begins (105 rad/s and 14 peak torques on a shoulder on the 17 default scenes, where
   the motor saturates at its peak anyway, in simulation as on the robot).
 * **Watchdog.** Once armed, damping is sent and latched when the spine has not answered a
@@ -81,7 +81,7 @@ COMMAND_TIMEOUT = 0.1  # s
 STATE_TIMEOUT = 0.1  # s
 LOOP_PERIOD = 0.002  # s: the loop's rate is the robot's, 500 Hz
 # ms of the robot's clock after the tick last answered that a LowState is due an answer: the
-# spine answers every control period (spine.hardware), a millisecond of drift allowed.
+# spine answers every control period (unitree.robot_spine), a millisecond of drift allowed.
 DUE_MS = round(1000 * CONTROL_PERIOD) - 1
 
 

@@ -176,7 +176,7 @@ class FamilySampler:
     speed_decides_label: bool = False
     # Whether the window can show what an object weighs or how it bounces (a hinge's damping,
     # friction on an incline, a bounce): only then can a look-alike be told from the genuine
-    # object (the twin test, sim.twin), so only then is one injected. A free fall, a flight,
+    # object (the twin test, scenes.twin), so only then is one injected. A free fall, a flight,
     # a roll or a topple moves a foam anvil exactly like an iron one (no air drag).
     shows_mass: bool = False
     # Seconds after t0 that the ground truth covers, where the family's slowest band needs

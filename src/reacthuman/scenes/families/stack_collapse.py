@@ -82,7 +82,7 @@ def build(ctx: SampleContext) -> Layout:
     )
 
 
-def _collapse(ctx, hazard, levels, pivot_x, pivot_z, offset, table_top) -> Path:  # noqa: ANN001
+def _collapse(ctx, hazard, levels, pivot_x, pivot_z, offset, table_top) -> Path:
     """The top item's path: the upper stack turns as one rigid column about the bottom item's
     front edge (an inverted pendulum whose centre is just past the edge) until ``RELEASE``,
     then the top item flies off with the velocity it had and falls."""

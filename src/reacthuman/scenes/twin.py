@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict
 
 from reacthuman.scenes.catalogue import Catalogue, default_catalogue
 from reacthuman.scenes.spec import SceneObject, SceneSpec
-from reacthuman.sim.truth import GroundTruth
+from reacthuman.scenes.truth import GroundTruth
 
 MIN_TRAJECTORY_GAP = 0.03  # m between the two hazard points at some time in the window
 MIN_PIXEL_SHARE = 0.001  # of a frame's pixels that differ visibly (0.1 %: 230 px at 640x360)

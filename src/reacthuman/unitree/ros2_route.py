@@ -1,6 +1,7 @@
-"""The physical G1 behind the spine: the project's joint commands as Unitree ``unitree_hg`` frames.
+"""A physical G1 through Unitree's ``unitree_ros2`` messages: the spine's joint commands as
+``unitree_hg`` frames over rclpy.
 
-The spine's backend is an interface. The simulation is one implementation; this module is the
+The spine's backend is an interface. The simulation is one implementation; the robot is the
 other. Both take the same :class:`~reacthuman.spine.command.JointCommand` (targets by MuJoCo
 Menagerie joint name, with PD gains) and hand back the same
 :class:`~reacthuman.spine.command.JointState`, so a controller that runs in simulation drives

@@ -1,1 +1,0 @@
-"""Where the spine's joint commands go: the simulation or a physical G1."""
