@@ -1,14 +1,10 @@
-"""Shared fixtures: one generated default set per test session (it takes about 2 s)."""
+"""Shared fixtures: one generated default set per test session (it takes about 2 s), a scripted
+loopback model endpoint, twelve observed scenes. Helpers tests import are in helpers.py."""
 
 from __future__ import annotations
 
-import os
-import random
-import subprocess
-import sys
 import threading
 from http.server import ThreadingHTTPServer
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,45 +15,10 @@ from reacthuman.observation import CameraInfo, Frame, Observation, RobotPose
 from reacthuman.scenes.sets import Scene, SetManifest, generate_set
 from reacthuman.scenes.truth import ground_truth
 
-REPO = Path(__file__).resolve().parents[1]
-
-
-def graph_env() -> dict[str, str]:
-    """A node process's environment: a DDS domain of its own, discovery on loopback only."""
-    from reacthuman.ros.graph import DOMAIN_IDS, choose_domain
-
-    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
-    random.shuffle(ids)
-    env = dict(os.environ)
-    env.update(
-        ROS_DOMAIN_ID=str(choose_domain(ids)),  # held by this process, lent to its children
-        ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST",
-        AMENT_PREFIX_PATH=sys.prefix,
-        PYTHONUNBUFFERED="1",
-    )
-    return env
-
-
-def node_command(node: str, **params: object) -> list[str]:
-    """``python -m reacthuman.ros.<node> --ros-args -p key:=value ...``"""
-    args = [arg for key, value in params.items() for arg in ("-p", f"{key}:={value}")]
-    return [sys.executable, "-m", f"reacthuman.ros.{node}", "--ros-args", *args]
-
 
 @pytest.fixture(scope="session")
 def default_set() -> tuple[SetManifest, list[Scene]]:
     return generate_set()
-
-
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``reacthuman`` in a fresh process, as a user would."""
-    return subprocess.run(
-        [sys.executable, "-m", "reacthuman", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=300,
-    )
 
 
 class _Endpoint(ThreadingHTTPServer):

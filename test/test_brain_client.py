@@ -293,3 +293,21 @@ def test_no_wait_after_the_last_try(server, observation):
     decision = decide(server, observation, max_retries=1)
     assert decision.requests == 2 and decision.api_failure
     assert time.perf_counter() - started < 3.5  # one 2 s wait between the two, none after
+
+
+def test_the_seeded_jitter_is_drawn_once_per_wait_and_not_after_the_last_try(server, observation):
+    # Waits are reproducible from the seed: two tries make one jittered wait, and the retry
+    # library asking for a wait after the last try must not draw from the sequence.
+    import random
+
+    obs, folder = observation
+    down = ("status", 503, {}, '{"error": {"message": "down"}}')
+    server.responses = [down, down]
+    client = ModelClient(
+        "fake/model", server.url, api_key=KEY, backoff=0.01, timeout=2.0, max_retries=1, seed=3
+    )
+    decision = asyncio.run(client.decide(obs, folder))
+    assert decision.requests == 2 and decision.api_failure
+    expected = random.Random(3)
+    expected.uniform(0.5, 1.5)
+    assert client._jitter.random() == expected.random()

@@ -16,7 +16,7 @@ import sys
 import time
 
 import pytest
-from conftest import run_cli
+from helpers import run_cli
 from loopback import GOOD
 from spies import Spy, SpyOracle
 

@@ -123,15 +123,15 @@ def test_unknown_object_lookup_names_it():
         default_catalogue().get("flying_saucer")
 
 
-def test_the_readme_publishes_every_objects_label_rule():
-    """The per-object table in README.md is what `reacthuman catalogue --markdown` prints, so
-    it cannot drift from the catalogue or the label rule."""
-    from conftest import REPO, run_cli
+def test_the_scenes_guide_publishes_every_objects_label_rule():
+    """The per-object table in docs/scenes.md is what `reacthuman catalogue --markdown`
+    prints, so it cannot drift from the catalogue or the label rule."""
+    from helpers import REPO, run_cli
 
     printed = run_cli("catalogue", "--markdown")
     assert printed.returncode == 0, printed.stderr
     table = printed.stdout.strip()
-    assert table in (REPO / "README.md").read_text()
+    assert table in (REPO / "docs" / "scenes.md").read_text()
     rows = table.splitlines()[2:]
     assert len(rows) == len(default_catalogue())
     plate = next(r for r in rows if r.startswith("| ceramic_plate |"))

@@ -6,7 +6,6 @@ Genesis on the CPU at 320x180: the G1 on one scene, the stand-in on three.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import signal
 import subprocess
@@ -29,6 +28,8 @@ from reacthuman.episode_host import (
     episode_host,
 )
 from reacthuman.runner import bench_scenes
+from reacthuman.scenes.spec import SceneSpec
+from reacthuman.sim.episode import standing_ticks
 from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.command import JointCommand
 from reacthuman.spine.controller import make_controller
@@ -54,20 +55,24 @@ def assert_same_staging(a: Staged, b: Staged) -> None:
 
 
 class Spine:
-    """The spine node's side of a tick: its own controller, commands without gains (the
-    simulator's side adds them), and every tick's pose noted."""
+    """The spine node's side of each tick: the walking policy runs here, not in the worker
+    (it stands the G1 to the freeze, then executes), and every tick's pose is noted."""
 
-    def __init__(self, controller: str, decision: Decision, staged: Staged) -> None:
+    def __init__(self, controller: str, spec: SceneSpec) -> None:
         self.controller = make_controller(controller)
-        spec = staged.spec
-        self.controller.start(decision.plan, spec.observer.pos, spec.observer.yaw)
+        self.controller.wait(spec.observer.pos, spec.observer.yaw)
+        self.spec = spec
+        self.ticks = 0
         self.posed: list[int] = []
 
+    def execute(self, decision: Decision) -> None:
+        self.controller.start(decision.plan, self.spec.observer.pos, self.spec.observer.yaw)
+
     def __call__(self, tick: Tick) -> JointCommand:
+        self.ticks += 1
         if tick.pose is not None:
             self.posed.append(tick.state.tick)
-        command = self.controller.command(tick.state)
-        return dataclasses.replace(command, kp=(), kd=())
+        return self.controller.command(tick.state)
 
 
 def test_a_g1_episode_in_a_worker_process_is_the_episode_in_process():
@@ -80,16 +85,18 @@ def test_a_g1_episode_in_a_worker_process_is_the_episode_in_process():
     finally:
         local.close()
     worker = EpisodeWorker("g1", episodes_per_process=1)
+    spine = Spine("g1", spec)
     try:
-        there = worker.play(spec, SETTINGS)
-        assert_same_staging(there, here)
+        there = worker.play(spec, SETTINGS, command_for=spine)
+        assert_same_staging(there, here)  # stood under the spine's policy: the same play
+        assert spine.ticks == standing_ticks(spec, SETTINGS) > 0
         assert there.pose is not None and set(there.pose.hands) == {"left", "right"}
-        spine = Spine("g1", decision, there)
+        spine.execute(decision)
         outcome = worker.execute(decision, spine, pose_every=5)
         worker.finish()
     finally:
         worker.close()
-    assert outcome == expected  # the lock-step over the pipe, gains added there: the same
+    assert outcome == expected  # the lock-step over the pipe: the same execution
     assert spine.posed and all(tick % 5 == 0 for tick in spine.posed)
     assert spine.posed == list(range(0, outcome.ticks, 5))
     assert worker.process is None
@@ -173,6 +180,8 @@ PARENT = """
 import sys
 from reacthuman.episode_host import EpisodeWorker
 from reacthuman.runner import bench_scenes
+from reacthuman.scenes.spec import SceneSpec
+from reacthuman.sim.episode import standing_ticks
 from reacthuman.sim.settings import RenderSettings
 
 worker = EpisodeWorker("kinematic-stand-in")

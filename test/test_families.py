@@ -32,7 +32,8 @@ from reacthuman.scenes.spec import (
     SpeedBand,
 )
 
-SEEDS_PER_FAMILY = 240  # 60 groups of a swept family
+# Seeds per family: 240 (60 groups of a swept family) in the slow run, 48 in the quick loop.
+SEEDS = [48, pytest.param(240, marks=pytest.mark.slow)]
 GRAVITY_PACED = {
     Family.hanging_fall,
     Family.ceiling_drop,
@@ -48,10 +49,11 @@ def test_all_17_families_are_registered_twelve_swept_five_gravity_paced():
     assert {f for f, s in REGISTRY.items() if s.gravity_paced} == GRAVITY_PACED
 
 
+@pytest.mark.parametrize("seeds", SEEDS)
 @pytest.mark.parametrize("family", list(Family), ids=lambda f: f.value)
-def test_many_seeds_validate_round_trip_and_follow_the_label_rule(family):
+def test_many_seeds_validate_round_trip_and_follow_the_label_rule(family, seeds):
     catalogue = default_catalogue()
-    for seed in range(SEEDS_PER_FAMILY):
+    for seed in range(seeds):
         try:
             spec = generate_scene(family, seed)
         except GenerationError:
@@ -82,10 +84,10 @@ MAX_SKIPPED_GROUPS = {
 }
 
 
+@pytest.mark.parametrize("groups", [12, pytest.param(40, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("family", list(Family), ids=lambda f: f.value)
-def test_generation_fails_rarely(family):
+def test_generation_fails_rarely(family, groups):
     gravity = family in GRAVITY_PACED
-    groups = 40
     failures = 0
     for group in range(groups):
         try:
@@ -383,7 +385,7 @@ def test_adversarial_rate_is_configurable_and_look_alikes_go_where_mass_shows():
     def adversarial(rate):
         found = {}
         for family in Family:
-            for seed in range(0, 40, 4):
+            for seed in range(0, 24, 4):
                 try:
                     spec = generate_scene(family, seed, rate)
                 except GenerationError:

@@ -397,8 +397,8 @@ def test_the_oracle_keeps_hand_centres_further_from_furniture_than_the_rubber_ha
     from reacthuman.scenes.geometry import quat_rotate
     from reacthuman.spine.g1 import HAND_POINT
 
-    ground.body.stand_up()
-    for side, link in ground.body.hand_links.items():
+    ground.g1.stand_up()
+    for side, link in ground.g1.hand_links.items():
         verts = np.concatenate([as_numpy(g.get_verts()) for g in link.geoms])
         w, x, y, z = (float(v) for v in as_numpy(link.get_quat()))
         inverse, origin = (w, -x, -y, -z), as_numpy(link.get_pos())
@@ -410,7 +410,10 @@ def test_the_oracle_keeps_hand_centres_further_from_furniture_than_the_rubber_ha
 
 @pytest.mark.genesis
 @pytest.mark.slow
-@pytest.mark.skipif(not MOTION_PT.is_file(), reason="../shared/g1/unitree_rl_gym/motion.pt absent")
+@pytest.mark.skipif(
+    not MOTION_PT.is_file(),
+    reason="Unitree's motion.pt not found: set REACTHUMAN_UNITREE_POLICY to its path",
+)
 def test_unitrees_motion_policy_walks_the_29_dof_g1(ground):
     unitree = make_controller("g1-unitree-motion", str(MOTION_PT))
     trial = ground.trial(unitree, plan((0.5, 0.0, 0.0), 5.0), 5.0)

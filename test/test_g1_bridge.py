@@ -17,7 +17,7 @@ import time
 
 import pytest
 import rclpy
-from conftest import graph_env, node_command, run_cli
+from helpers import graph_env, node_command, run_cli
 from std_msgs.msg import String
 
 from reacthuman import robot
@@ -67,7 +67,7 @@ def run(tmp_path_factory):
     random.shuffle(ids)
     domain = choose_domain(ids)  # Unitree's DDS domain, apart from ROS's
     seconds = SOFT_START + STAND + WALK + 2.5
-    cli = [sys.executable, "-m", "reacthuman.cli"]
+    cli = [sys.executable, "-m", "reacthuman"]
     common = ["--domain", str(domain), "--interface", "lo"]
     logs = {name: (out / f"{name}.log").open("w") for name in ("bridge", "guard", "spine")}
     procs = {
@@ -221,7 +221,7 @@ def test_the_bridged_g1_stands_in_real_time_under_a_500_hz_state_stream(tmp_path
     ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
     random.shuffle(ids)
     domain = choose_domain(ids)
-    cli = [sys.executable, "-m", "reacthuman.cli"]
+    cli = [sys.executable, "-m", "reacthuman"]
     common = ["--domain", str(domain), "--interface", "lo"]
     record = tmp_path / "rec"
     with (tmp_path / "log").open("w") as log:

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import graph_env, node_command, run_cli
+from helpers import graph_env, node_command, run_cli
 
 pytestmark = [pytest.mark.genesis, pytest.mark.slow]
 
@@ -98,6 +98,16 @@ def test_four_nodes_as_processes_score_like_the_direct_path(graph_run):
     assert '"outcome":' in next(iter(live.values()))
 
 
+def test_the_main_jobs_console_shows_results_and_the_simulators_warnings_go_to_a_file(graph_run):
+    root, _sim, _helpers, _logs, direct = graph_run
+    console = direct.stdout + direct.stderr
+    assert "oracle" in console and "SAA" in console  # the progress and the results table
+    assert "[Genesis]" not in console
+    log = root / "direct" / "libraries.log"
+    assert str(log.resolve()) in console  # the console says where they went
+    assert "[Genesis]" in log.read_text() and "\x1b[" not in log.read_text()
+
+
 def test_bags_replay_to_the_live_scores(graph_run):
     root = graph_run[0]
     bags = sorted((root / "graph" / "bags").glob("oracle/*/*/metadata.yaml"))
@@ -110,6 +120,8 @@ def test_bags_replay_to_the_live_scores(graph_run):
     assert replay.stdout.count("same as the live score") == SCENES
 
     from reacthuman.ros.bag import read_episode
+    from reacthuman.sim.episode import standing_ticks
+    from reacthuman.sim.settings import RenderSettings
 
     episode = read_episode(bags[0].parent)
     for topic in (
@@ -126,7 +138,12 @@ def test_bags_replay_to_the_live_scores(graph_run):
     ):
         assert episode.topics.get(topic, 0) > 0, topic
     assert episode.topics["/reacthuman/camera/egocentric/image_raw"] == 5
-    assert episode.topics["/reacthuman/spine/joint_command"] == episode.execute.ticks
+    # The G1 stands under the spine's policy from the scene's start to the freeze, then
+    # executes: the spine answered every tick of both phases, each phase with its gains.
+    stand = standing_ticks(episode.scene.spec, RenderSettings())
+    assert episode.topics["/reacthuman/stand"] == 1
+    assert episode.topics["/reacthuman/spine/joint_command"] == stand + episode.execute.ticks
+    assert episode.topics["/reacthuman/spine/gains"] == 2
 
 
 def test_one_damaged_bag_is_its_own_error_and_the_others_replay(graph_run, tmp_path):

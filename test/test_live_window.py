@@ -122,7 +122,7 @@ def test_the_window_keeps_seconds_not_a_whole_stream_and_files_late_frames_in_or
 
 
 def test_a_robots_prompt_names_the_cameras_it_has_and_no_other(tmp_path):
-    from reacthuman.runner import write_observation
+    from reacthuman.run_folder import write_observation
 
     window = FrameWindow([EGO])
     stream(window, EGO, 30)
@@ -227,7 +227,7 @@ def sent_frames(log: Path) -> dict[int, int]:
 def test_a_live_window_reaches_the_brain_and_the_robot_waited_time_is_recorded(server, tmp_path):
     import cv2
     import rclpy
-    from conftest import graph_env
+    from helpers import graph_env
     from loopback import GOOD
     from rclpy.executors import SingleThreadedExecutor
     from std_msgs.msg import String
@@ -240,7 +240,7 @@ def test_a_live_window_reaches_the_brain_and_the_robot_waited_time_is_recorded(s
     from reacthuman.ros import contract
     from reacthuman.ros.brain_node import BrainNode
     from reacthuman.ros.window_recorder import DECISIONS_FILE, LiveDecision, WindowRecorderNode
-    from reacthuman.runner import episode_folder
+    from reacthuman.run_folder import episode_folder
 
     server.default = ("reply", json.dumps(GOOD))
     server.delay = 0.3  # the model's own latency

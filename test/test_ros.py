@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import graph_env, node_command
+from helpers import graph_env, node_command
 
 from reacthuman.ros import contract, convert
 from reacthuman.ros.graph import NODES, PARAMETERS_FILE, isolate, node_parameters
@@ -47,7 +47,7 @@ def test_optical_frames_look_along_the_camera():
         name="overhead", width=64, height=36, fov_deg=60, fx=1, fy=1, cx=32, cy=18,
         pos=(0.0, 0.0, 3.0), lookat=(1.0, 0.0, 3.0), up=(0.0, 0.0, 1.0),
     )  # fmt: skip
-    x, y, z, w = convert.optical_rotation(info)
+    w, x, y, z = convert.optical_rotation(info)
     # optical z (forward) must map to world +x: rotate (0, 0, 1) by the quaternion
     v = np.array([0.0, 0.0, 1.0])
     q = np.array([x, y, z])
@@ -327,11 +327,10 @@ def test_the_brain_node_shows_its_brain_the_observation_folder_only(observed, tm
     assert {p.name for p in episode.iterdir()} == {"observation", "plan.json", "reply.txt"}
 
 
-def test_the_readme_documents_every_topic_and_the_service():
-    readme = (ROOT / "README.md").read_text()
-    for topic in contract.TOPICS:
-        assert f"`{topic.name}`" in readme, topic.name
-    assert contract.STOP_SERVICE in readme
+def test_the_ros_guide_tabulates_every_topic_as_the_contract_defines_it_and_the_service():
+    guide = (ROOT / "docs" / "ros.md").read_text()
+    assert contract.topic_table() in guide
+    assert contract.STOP_SERVICE in guide
 
 
 @pytest.mark.parametrize(
@@ -351,7 +350,7 @@ def test_the_readme_documents_every_topic_and_the_service():
     ],
 )
 def test_bench_and_replay_refuse_bad_input_before_any_work(args, message):
-    from conftest import run_cli
+    from helpers import run_cli
 
     done = run_cli(*args)
     assert done.returncode == 1
@@ -360,7 +359,7 @@ def test_bench_and_replay_refuse_bad_input_before_any_work(args, message):
 
 def test_bench_refuses_to_write_into_a_folder_that_is_not_a_run(tmp_path):
     # It would have replaced the user's scores.csv and report/report.md.
-    from conftest import run_cli
+    from helpers import run_cli
 
     mine = tmp_path / "mine"
     (mine / "report").mkdir(parents=True)
@@ -377,7 +376,7 @@ def test_bench_refuses_to_write_into_a_folder_that_is_not_a_run(tmp_path):
 @pytest.mark.parametrize("name", ["results.sqlite", "responses.sqlite"])
 def test_bench_names_a_damaged_store_in_its_run_folder_before_any_work(tmp_path, name):
     # Was: a traceback ending "'ScorerNode' object has no attribute 'results'".
-    from conftest import run_cli
+    from helpers import run_cli
 
     run = tmp_path / "run"
     run.mkdir()
@@ -491,3 +490,25 @@ def test_a_stopped_recorder_keeps_the_bag_whose_score_arrives_after_the_signal(
     bags = sorted(tmp_path.glob("bags/oracle/*/*/metadata.yaml"))
     assert [b.parent.name for b in bags] == [specs[0].scene_id], log
     assert not list(tmp_path.glob("bags/**/*.partial"))
+
+
+def test_gains_travel_once_per_execution_in_the_order_a_command_names_its_joints():
+    gains = contract.GainsMessage(
+        run_id="r",
+        episode=3,
+        start_ns=0,
+        names=("a", "b", "c"),
+        kp=(1.0, 2.0, 3.0),
+        kd=(0.1, 0.2, 0.3),
+    )
+    assert gains.for_joints(("c", "a")) == ((3.0, 1.0), (0.3, 0.1))
+    again = convert.from_string(contract.GainsMessage, convert.to_string(gains), contract.GAINS)
+    assert again == gains
+    stand_in = contract.GainsMessage(run_id="r", episode=3, start_ns=0, names=(), kp=(), kd=())
+    assert stand_in.for_joints(("base_x",)) == ((), ())  # kinematic targets
+    with pytest.raises(ValueError, match="no gains for joint"):
+        gains.for_joints(("a", "elbow"))
+    with pytest.raises(ValueError, match="3 joints with 2 kp and 3 kd"):
+        contract.GainsMessage(
+            run_id="r", episode=3, start_ns=0, names=("a", "b", "c"), kp=(1, 2), kd=(1, 2, 3)
+        )

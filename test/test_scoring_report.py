@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import base64
 import csv
+import re
 import shutil
+from html.parser import HTMLParser
 
-from conftest import run_cli
+from helpers import run_cli
+from test_scoring_aggregate import C, D, N, row
+
+from reacthuman.scoring.report import write_report
 
 
 def decide(observed, out, brain, store):
@@ -146,3 +152,104 @@ def test_an_empty_run_says_so(tmp_path):
     assert "nothing to score" in (tmp_path / "run" / "report.md").read_text()
     missing = run_cli("report", str(tmp_path / "nowhere"))
     assert missing.returncode == 1 and "no results.sqlite" in missing.stderr
+
+
+class Page(HTMLParser):
+    """Each start tag with the tags open around it, so that nesting can be asserted."""
+
+    VOID = {"meta", "img", "br", "hr", "link", "input"}
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.open: list[str] = []
+        self.seen: list[tuple[str, dict[str, str | None], tuple[str, ...]]] = []
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        self.seen.append((tag, dict(attrs), tuple(self.open)))
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        assert self.open and self.open[-1] == tag, (tag, self.open)
+        self.open.pop()
+
+    def tags(self, name):
+        return [(attrs, around) for tag, attrs, around in self.seen if tag == name]
+
+
+def test_the_html_page_renders_the_markdown_and_escapes_what_it_quotes(tmp_path):
+    brains = ("oracle", "m<script>alert(1)</script>")
+    rows = [row(i, b, a, t) for b in brains for i, (a, t) in enumerate([(C, C), (D, C), (N, D)])]
+    problems = ["**all** of /x/a_b_c.json failed", "/x/<script>alert(2)</script>.json: bad"]
+    md, page = write_report(rows, tmp_path, "run <b>1</b> & co", problems=problems)
+    text, html = md.read_text(), page.read_text()
+    assert "- **all** of /x/a_b_c.json failed" in text  # the Markdown keeps its markup
+    # Emphasis is rendered, not shown as asterisks.
+    assert "<strong>all</strong> of /x/a_b_c.json failed" in html and "**" not in html
+    # Raw HTML in names and problem lines is text, never markup; so is the title.
+    assert "<script>" not in html and "<b>" not in html
+    assert "m&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "/x/&lt;script&gt;alert(2)&lt;/script&gt;.json: bad" in html
+    assert "<title>run &lt;b&gt;1&lt;/b&gt; &amp; co</title>" in html
+    parsed = Page(html)
+    assert parsed.open == []  # every element closed, in order
+    assert [t for t, _a, around in parsed.seen if not around] == ["html"]
+    assert [around for _a, around in parsed.tags("head")] == [("html",)]
+    assert [around for _a, around in parsed.tags("body")] == [("html",)]
+    (charset,) = parsed.tags("meta")
+    assert charset == ({"charset": "utf-8"}, ("html", "head"))
+    assert [around for _a, around in parsed.tags("title")] == [("html", "head")]
+    # Every bulleted line sits in a list.
+    items = parsed.tags("li")
+    assert len(items) == 2 and all(around[-1] == "ul" for _a, around in items)
+    # Tables: a header row of <th> in <thead>, the cells in <tbody>.
+    tables = parsed.tags("table")
+    assert len(tables) == text.count("\n|---|")
+    headers = [around for _a, around in parsed.tags("th")]
+    assert headers and all(around[-2:] == ("thead", "tr") for around in headers)
+    assert "<th>brain</th>" in html and "<td>oracle (reads ground truth)</td>" in html
+    assert [h.strip() for h in re.findall(r"<h2>(.*?)</h2>", html)] == re.findall(
+        r"^## (.*)$", text, re.M
+    )
+    # The plots are embedded in the page, each its own file's bytes.
+    images = {a["alt"]: a["src"] for a, _around in parsed.tags("img")}
+    assert set(images) == {"disposition", "freeze", "safety", "d_end", "adversarial"}
+    for alt, file in re.findall(r"^!\[(.*)\]\(plots/(.*)\)$", text, re.M):
+        prefix = "data:image/png;base64,"
+        assert images[alt].startswith(prefix)
+        assert (
+            base64.b64decode(images[alt][len(prefix) :]) == (tmp_path / "plots" / file).read_bytes()
+        )
+    assert 'src="plots/' not in html
+
+
+def test_the_page_of_an_empty_run_lists_its_problems(tmp_path):
+    md, page = write_report([], tmp_path, "t", problems=["**one** <i>", "two"])
+    assert md.read_text() == (
+        "# t\n\nThis run has no readable decisions, so there is nothing to score.\n"
+        "- **one** <i>\n- two\n"
+    )
+    html = page.read_text()
+    assert "<h1>t</h1>" in html
+    assert "<ul>\n<li><strong>one</strong> &lt;i&gt;</li>\n<li>two</li>\n</ul>" in html
+
+
+def test_strips_stay_beside_the_page_and_plots_go_in_it(tmp_path):
+    from reacthuman.scoring.report import _html
+
+    (tmp_path / "plots").mkdir()
+    (tmp_path / "plots" / "p.png").write_bytes(b"\x89PNG fake")
+    page = _html(
+        "t",
+        "# t\n\n![p](plots/p.png)\n\n### one\n\n![scene-1](strips/m/scene-1.png)\n"
+        "[execution video](../episodes/m/scene-1/execution.mp4)\n\n[bad](javascript:alert(1))\n",
+        {"p": "p.png"},
+        tmp_path,
+    )
+    data = base64.b64encode(b"\x89PNG fake").decode()
+    assert f'<img alt="p" src="data:image/png;base64,{data}">' in page
+    assert '<img class="strip" alt="scene-1" src="strips/m/scene-1.png">' in page
+    assert '<a href="../episodes/m/scene-1/execution.mp4">execution video</a>' in page
+    assert "<h3>one</h3>" in page and 'href="javascript:' not in page  # not a link

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import run_cli
+from helpers import run_cli
 
 from reacthuman.observation import Observation, frame_name
 from reacthuman.scenes.catalogue import default_catalogue
@@ -93,7 +93,7 @@ def test_observe_and_bench_show_the_same_g1_and_the_same_truth(observer, first_o
     spec, result = first_of_each_family[Family.furniture_tip]
     played = play(observer.simulator, spec, observer.settings, make_controller("g1"))
     try:
-        assert played.episode.body is not None  # the G1, not a stand-in figure
+        assert played.episode.g1 is not None  # the G1, not a stand-in figure
         assert played.truth == result.truth
         import cv2
 

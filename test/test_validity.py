@@ -4,7 +4,7 @@ measured truth, the twin of an adversarial scene, and the validity report."""
 from __future__ import annotations
 
 import pytest
-from conftest import run_cli
+from helpers import run_cli
 
 from reacthuman.scenes.generate import generate_scene
 from reacthuman.scenes.moment import (

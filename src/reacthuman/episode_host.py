@@ -6,16 +6,16 @@ Genesis keeps native memory for every scene it builds, even after the scene is d
 an ``EpisodeWorker``: the scene is built, played, executed and destroyed in a child process,
 and after ``episodes_per_process`` episodes that process is replaced by a fresh one. What the
 node needs of a scene crosses the process boundary as plain data (``Staged``: the observation,
-frames, truth and the body at each frame), and during execution every control tick makes one
-round trip (the body's state out, the spine's command back), so the lock-step, and with it
-every outcome, is the same as in one process.
+frames, truth and the body at each frame), and while the G1 stands before the freeze and
+during execution every control tick makes one round trip (the body's state out, the spine's
+command back), so the lock-step, and with it every outcome, is the same as in one process.
 
 ``SceneHost`` is the same interface in the calling process (``episodes_per_process`` 0).
 """
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 import signal
 import socket
 import subprocess
@@ -29,14 +29,16 @@ from typing import Any
 
 from reacthuman.brain.client import Decision
 from reacthuman.observation import Observation
-from reacthuman.runner import Frames, Played, execute_decision, play
+from reacthuman.run_folder import Frames
+from reacthuman.runner import Played, execute_decision, play
 from reacthuman.scenes.geometry import Vec3
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scenes.truth import GroundTruth
 from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.command import JointCommand, JointState
-from reacthuman.spine.controller import make_controller
+from reacthuman.spine.controller import Controller, controller_name, make_controller
 from reacthuman.spine.outcome import ExecutionOutcome
+from reacthuman.spine.standin import STANDIN_NAME
 
 EPISODES_PER_PROCESS = 20  # the simulator node's default: ~40 MB a scene, ~0.8 GB at most
 
@@ -89,22 +91,49 @@ class SceneHost:
     def __init__(self, controller: str, policy_path: str | None = None) -> None:
         from reacthuman.sim.episode import Simulator
 
-        self.controller = make_controller(controller, policy_path)
+        self.name = controller_name(controller)
+        self.policy_path = policy_path
+        self.physical = self.name != STANDIN_NAME  # the G1, a body in the scene
         self.simulator = Simulator()
         self.played: Played | None = None
 
-    def play(self, spec: SceneSpec, settings: RenderSettings, legend: bool = False) -> Staged:
-        """Build ``spec``'s scene and play it to the freeze (the previous one is freed)."""
-        from reacthuman.sim.execute import execution_duration
+    @functools.cached_property
+    def controller(self) -> Controller:
+        """The body's controller, made at first use: the kinematic stand-in's (it is the
+        simulated body), or the G1's when no ``command_for`` drives it (with one, the walking
+        policy runs where the commands come from: the spine node, not here)."""
+        return make_controller(self.name, self.policy_path)
+
+    def play(
+        self,
+        spec: SceneSpec,
+        settings: RenderSettings,
+        legend: bool = False,
+        command_for: CommandFor | None = None,
+    ) -> Staged:
+        """Build ``spec``'s scene and play it to the freeze (the previous one is freed).
+        ``command_for``: where the standing G1's commands come from (None: this host's
+        controller); the kinematic stand-in does not stand under a controller."""
+        from reacthuman.sim.execute import execution_duration, initial_state
 
         self.finish()
-        played = self.played = play(self.simulator, spec, settings, self.controller, legend)
-        g1 = played.episode.body
-        if g1 is None:
-            standing = self.controller.initial_state()
+        relay = None
+        if command_for is not None and self.physical:
+            asked = command_for
+
+            def relay(state: JointState) -> JointCommand:
+                return asked(Tick(state))
+
+        stand = None if relay is not None else self.controller
+        played = self.played = play(self.simulator, spec, settings, stand, legend, relay)
+        g1 = played.episode.g1
+        if g1 is None:  # the stand-in, where the scene puts the robot
+            stand_in = self.controller
+            stand_in.start(None, spec.observer.pos, spec.observer.yaw)
+            standing = initial_state(played.episode, stand_in)
             states = {t: standing for t in played.observation.frame_times}
         else:
-            states = dict(played.episode.body_states)
+            states = dict(played.episode.g1_states)
         return Staged(
             spec,
             played.observation,
@@ -113,7 +142,7 @@ class SceneHost:
             states,
             body_pose(g1) if g1 is not None else None,
             execution_duration(played.episode),
-            self.controller.name,
+            self.name,
         )
 
     def execute(
@@ -124,12 +153,11 @@ class SceneHost:
         pose_every: int = 0,
     ) -> ExecutionOutcome:
         """Execute ``decision`` on the scene played last. ``command_for``: where each tick's
-        command comes from (None: this host's controller); a command without gains gets the
-        G1's for the plan (``G1Controller.gains``: the spine need not send them every tick).
+        command comes from (None: this host's controller), gains included for the G1.
         ``pose_every``: the G1's pose goes with every that many ticks' state (0: never)."""
         if self.played is None:
             raise RuntimeError("execute before play")
-        body = self.played.episode.body
+        body = self.played.episode.g1
         relay = None
         if command_for is not None:
             asked = command_for
@@ -138,13 +166,10 @@ class SceneHost:
                 pose = None
                 if body is not None and pose_every and state.tick % pose_every == 0:
                     pose = body_pose(body)
-                command = asked(Tick(state, pose))
-                if body is not None and not command.kp:
-                    kp, kd = self.controller.gains()  # type: ignore[attr-defined]
-                    command = dataclasses.replace(command, kp=kp, kd=kd)
-                return command
+                return asked(Tick(state, pose))
 
-        return execute_decision(self.played, decision, self.controller, relay, video=video)
+        controller = self.name if relay is not None and self.physical else self.controller
+        return execute_decision(self.played, decision, controller, relay, video=video)
 
     def finish(self) -> None:
         """Free the scene played last (if any)."""
@@ -192,7 +217,9 @@ def _serve(connection: Any, controller: str, policy_path: str | None) -> None:
             if host is None:  # here, so that a controller that cannot load is an answer
                 host = SceneHost(controller, policy_path)
             if kind == "play":
-                connection.send(("staged", host.play(*args)))
+                spec, settings, legend, relay = args
+                staged = host.play(spec, settings, legend, relayed if relay else None)
+                connection.send(("staged", staged))
             elif kind == "execute":
                 decision, relay, video, pose_every = args
                 outcome = host.execute(decision, relayed if relay else None, video, pose_every)
@@ -301,13 +328,20 @@ class EpisodeWorker:
         return payload
 
     # -- the host interface -----------------------------------------------------------
-    def play(self, spec: SceneSpec, settings: RenderSettings, legend: bool = False) -> Staged:
+    def play(
+        self,
+        spec: SceneSpec,
+        settings: RenderSettings,
+        legend: bool = False,
+        command_for: CommandFor | None = None,
+    ) -> Staged:
         if self.process is not None and self.episodes >= self.episodes_per_process:
             self.close()
         if self.process is None:
             self._start()
         self.scene_id = spec.scene_id
-        return self._call("play", (spec, settings, legend), "staged")
+        self._send(("play", (spec, settings, legend, command_for is not None)))
+        return self._answer_ticks(command_for, "staged")
 
     def execute(
         self,
@@ -317,12 +351,16 @@ class EpisodeWorker:
         pose_every: int = 0,
     ) -> ExecutionOutcome:
         self._send(("execute", (decision, command_for is not None, video, pose_every)))
+        return self._answer_ticks(command_for, "outcome")
+
+    def _answer_ticks(self, command_for: CommandFor | None, result: str) -> Any:
+        """Answer the worker's control ticks with ``command_for`` until it sends ``result``."""
         while True:
             kind, payload = self._receive()
-            if kind == "outcome":
+            if kind == result:
                 return payload
             if kind != "tick" or command_for is None:
-                raise WorkerError(f"the episode worker sent {kind!r} during an execution")
+                raise WorkerError(f"the episode worker sent {kind!r} before its {result!r}")
             try:
                 command = command_for(payload)
             except BaseException:
@@ -382,6 +420,6 @@ def main(argv: list[str] | None = None) -> None:
 if __name__ == "__main__":
     # Run as the module's importable self, so what crosses the pipe pickles by its real name
     # (reacthuman.episode_host.Staged, not __main__.Staged).
-    from reacthuman import episode_host
+    import importlib
 
-    episode_host.main()
+    importlib.import_module("reacthuman.episode_host").main()

@@ -211,7 +211,7 @@ class FrameWindow:
                     f"the {ref.value} camera has no frame within {tolerance_ns / 1e6:.0f} ms of "
                     f"{t:.2f} s into the window (nearest {gap / 1e6:.0f} ms away): it sends "
                     f"{rate(stamps[ref]):.1f} frames/s; {frames} moments over {window:g} s "
-                    "need a steady stream (frames lost on the way? README, A physical G1)"
+                    "need a steady stream (frames lost on the way? docs/physical-g1.md)"
                 )
             chosen.append(i)
         times = [round((stamps[ref][i] - start) / NS, 3) for i in chosen]

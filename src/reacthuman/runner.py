@@ -4,38 +4,26 @@ One episode: build the scene, play it to the freeze rendering the window, roll o
 truth, show the brain the observation, execute its plan from the freeze in lock-step with the
 controller, judge the outcome, score. The ROS 2 graph (``reacthuman.ros``) runs exactly these
 functions in four nodes; the direct path runs them in one loop and is what the graph is
-compared with (same scenes and plans give identical score rows).
-
-A run folder holds::
-
-    results.sqlite, scores.csv, scores.jsonl     one row per (scene, brain)
-    episodes/<brain>/<scene_id>/observation/     what the brain saw: observation.json, frames/
-    episodes/<brain>/<scene_id>/                 beside it: plan.json, reply.txt, outcome.json
-    bags/<brain>/<family>/<scene_id>/            rosbag2 MCAP of the episode (graph path)
-    report/                                      report.md, report.html and plots
+compared with (same scenes and plans give identical score rows). Where each file of a run goes
+is ``reacthuman.run_folder``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import math
-import re
-import shutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from reacthuman.brain.classify import reaching_hands
 from reacthuman.brain.client import Decision
 from reacthuman.brain.run import Brain, brain_sees_truth, decide_one
 from reacthuman.brain.store import ResponseStore
-from reacthuman.layout import FRAMES_DIR, OBSERVATION_FILE, brain_folder
-from reacthuman.observation import Observation, frame_name
+from reacthuman.observation import Observation
+from reacthuman.run_folder import Frames, episode_folder, write_decision, write_observation
 from reacthuman.scenes.geometry import Vec3
 from reacthuman.scenes.spec import CameraName, SceneSpec
 from reacthuman.scenes.truth import GroundTruth
@@ -49,37 +37,7 @@ from reacthuman.spine.outcome import ExecutionOutcome, OutcomeJudge
 if TYPE_CHECKING:
     from reacthuman.scenes.sets import Scene
 
-Frames = dict[tuple[CameraName, float], np.ndarray]
 DEFAULT_BRAIN_TIMEOUT = 120.0  # s a brain may take to answer before the decision is an R1
-
-
-def safe_name(text: str) -> str:
-    """A brain or model name as one path component (``openai/gpt-4o`` -> ``openai_gpt-4o``)."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "brain"
-
-
-def episode_folder(run: Path, brain: str, scene_id: str) -> Path:
-    return run / "episodes" / safe_name(brain) / scene_id
-
-
-def bag_folder(run: Path, brain: str, spec: SceneSpec) -> Path:
-    """Where the episode's bag goes (a rosbag2 folder: metadata.yaml and an .mcap file)."""
-    return run / "bags" / safe_name(brain) / spec.family.value / spec.scene_id
-
-
-def write_observation(scene: Path, observation: Observation, frames: Frames) -> Path:
-    """The brain's view of a scene as files in its brain folder, ``<scene>/observation``:
-    ``observation.json`` and the PNG frames, nothing else (a rerun's leftovers are removed).
-    Returns the brain folder."""
-    from reacthuman.sim.observe import write_png
-
-    folder = brain_folder(scene)
-    shutil.rmtree(folder, ignore_errors=True)
-    (folder / FRAMES_DIR).mkdir(parents=True)
-    for (view, t), image in frames.items():
-        write_png(folder / FRAMES_DIR / frame_name(view, t), image)
-    (folder / OBSERVATION_FILE).write_text(observation.to_json())
-    return folder
 
 
 class BrainRunner:
@@ -123,13 +81,6 @@ class BrainRunner:
             self._thread.join()
 
 
-def write_decision(folder: Path, decision: Decision) -> None:
-    (folder / "plan.json").write_text(
-        json.dumps(decision.model_dump(mode="json", exclude={"replies"}), indent=2) + "\n"
-    )
-    (folder / "reply.txt").write_text("\n\n----- next reply -----\n\n".join(decision.replies))
-
-
 @dataclass
 class Played:
     """A scene played to its freeze: the built episode, what the brain may see, the truth."""
@@ -147,15 +98,22 @@ def play(
     settings: RenderSettings,
     stand: Controller | None = None,
     legend: bool = False,
+    command_for: Callable[[JointState], JointCommand] | None = None,
 ) -> Played:
     """Build the scene and play it to the freeze. ``stand``: the G1's controller, which keeps
     the G1 standing (zero command) from the start; None for the kinematic stand-in.
-    ``legend``: the legend ablation (the observation also describes the objects)."""
+    ``command_for``: where the standing G1's commands come from instead (the spine node,
+    through the graph: ``stand`` is then not needed). ``legend``: the legend ablation (the
+    observation also describes the objects)."""
     from reacthuman.sim.episode import standing
     from reacthuman.sim.observe import observation_for
 
-    episode = simulator.build(spec, settings, standing(stand, spec))
-    truth = episode.run()
+    episode = simulator.build(spec, settings, command_for or standing(stand, spec))
+    try:
+        truth = episode.run()
+    except BaseException:  # the stand's command source failed: the scene is freed here
+        simulator.destroy(episode)
+        raise
     return Played(spec, episode, observation_for(spec, settings, legend), episode.frames, truth)
 
 
@@ -229,22 +187,30 @@ class ExecutionVideo:
 def execute_decision(
     played: Played,
     decision: Decision,
-    controller: Controller,
+    controller: Controller | str,
     command_for: Callable[[JointState], JointCommand] | None = None,
     on_tick: Callable[[JointCommand, float], None] | None = None,
     video: Path | None = None,
 ) -> ExecutionOutcome:
     """Execute the decision's plan from the freeze (a standing robot for an R1); with
-    ``video``, also write the execution's close-up view there as MP4."""
+    ``video``, also write the execution's close-up view there as MP4. ``controller``: the
+    body's, or only its name when ``command_for`` drives a G1 (the spine node, through the
+    graph: its policy then runs there alone)."""
     from reacthuman.sim.execute import execute, initial_state
 
     spec = played.spec
-    controller.start(decision.plan, spec.observer.pos, spec.observer.yaw)
+    if isinstance(controller, str):
+        if command_for is None or played.episode.g1 is None:
+            raise ValueError(f"{controller}: only a G1 driven by command_for needs no controller")
+        name, source = controller, command_for
+    else:
+        controller.start(decision.plan, spec.observer.pos, spec.observer.yaw)
+        name, source = controller.name, command_for or controller.command
     judge = OutcomeJudge(
         spec.hazard,
         spec.scene_id,
         decision.brain,
-        controller.name,
+        name,
         floor_resolves=spec.intended.floor_resolves,
     )
     recorder = ExecutionVideo(played.episode, video) if video is not None else None
@@ -259,7 +225,7 @@ def execute_decision(
         return execute(
             played.episode,
             initial_state(played.episode, controller),
-            command_for if command_for is not None else controller.command,
+            source,
             judge,
             ticked,
             reaching=reaching_hands(decision.plan),

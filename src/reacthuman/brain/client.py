@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from reacthuman.brain.extract import ExtractionError, extract_json
 from reacthuman.brain.plan import PlanError, ReactionPlan, parse_plan
@@ -185,40 +186,44 @@ class ModelClient:
             return {self.recordable(k): self.recordable(v) for k, v in value.items()}
         return value
 
-    def _delay(self, attempt: int, retry_after: float | None) -> float:
+    def _wait(self, state: RetryCallState) -> float:
+        """Seconds before the next try: Retry-After (capped) or jittered exponential backoff.
+        tenacity asks before it checks its stop, so the last try returns 0 and draws no
+        jitter: the seeded sequence stays the same as when only waits drew from it."""
+        attempt = state.attempt_number - 1
+        if attempt >= self.max_retries:
+            return 0.0
+        retry_after = _retry_after(state.outcome.exception()) if state.outcome else None
         if retry_after is not None:
             return min(retry_after, self.max_backoff)
         base = min(self.backoff * 2**attempt, self.max_backoff)
         return base * self._jitter.uniform(0.5, 1.5)
 
+    async def _request(self, messages: list[dict[str, Any]], decision: Decision) -> Any:
+        decision.requests += 1
+        if self._limiter is not None:
+            await self._limiter.wait()
+        return await self._client.chat.completions.create(
+            model=self.model,
+            messages=messages,  # type: ignore[arg-type]
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+        )
+
     async def _complete(self, messages: list[dict[str, Any]], decision: Decision) -> Any:
         """One chat completion with retries; raises RuntimeError (scrubbed) when they run out."""
         import openai
 
-        last = ""
-        for attempt in range(self.max_retries + 1):
-            decision.requests += 1
-            if self._limiter is not None:
-                await self._limiter.wait()
-            try:
-                return await self._client.chat.completions.create(
-                    model=self.model,
-                    messages=messages,  # type: ignore[arg-type]
-                    temperature=self.temperature,
-                    max_tokens=self.max_tokens,
-                )
-            except openai.RateLimitError as exc:
-                last, retry_after = f"HTTP 429 rate limited: {exc.message}", _retry_after(exc)
-            except openai.APIStatusError as exc:
-                last, retry_after = f"HTTP {exc.status_code}: {exc.message}", _retry_after(exc)
-                if exc.status_code < 500:
-                    break  # a client error does not heal by retrying
-            except openai.APITimeoutError:
-                last, retry_after = "the request timed out", None
-            except openai.APIConnectionError as exc:
-                last, retry_after = f"connection failed: {exc.message}", None
-            if attempt < self.max_retries:  # no wait after the last try
-                await asyncio.sleep(self._delay(attempt, retry_after))
+        retrying = AsyncRetrying(
+            retry=retry_if_exception(_transient),
+            stop=stop_after_attempt(self.max_retries + 1),
+            wait=self._wait,
+            reraise=True,
+        )
+        try:
+            return await retrying(self._request, messages, decision)
+        except (openai.APIStatusError, openai.APIConnectionError) as exc:
+            last = _failure(exc)
         raise RuntimeError(self.scrub(f"no answer after {decision.requests} request(s): {last}"))
 
     async def decide(self, observation: Observation, folder: Path) -> Decision:
@@ -289,6 +294,29 @@ class RateLimiter:
             self._next = start + self.interval
         if start > now:
             await asyncio.sleep(start - now)
+
+
+def _transient(exc: BaseException) -> bool:
+    """Worth another try: 429, 5xx, a timeout or a dropped connection (APITimeoutError is
+    an APIConnectionError); another 4xx does not heal by retrying."""
+    import openai
+
+    if isinstance(exc, openai.APIStatusError):
+        return isinstance(exc, openai.RateLimitError) or exc.status_code >= 500
+    return isinstance(exc, openai.APIConnectionError)
+
+
+def _failure(exc: Any) -> str:
+    """What a request that failed with a status or connection error is recorded as."""
+    import openai
+
+    if isinstance(exc, openai.RateLimitError):
+        return f"HTTP 429 rate limited: {exc.message}"
+    if isinstance(exc, openai.APIStatusError):
+        return f"HTTP {exc.status_code}: {exc.message}"
+    if isinstance(exc, openai.APITimeoutError):
+        return "the request timed out"
+    return f"connection failed: {exc.message}"
 
 
 def _retry_after(exc: Any) -> float | None:

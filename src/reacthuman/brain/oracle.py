@@ -258,19 +258,21 @@ def _rest(t: float) -> dict:
     }
 
 
-def _hand_offset(point: Vec3, body: Sequence[float]) -> Vec3:
+def _hand_offset(point: Vec3, body: Sequence[float] | np.ndarray) -> Vec3:
     """A point in the robot frame at the freeze as an offset from the hand origin of the body
     at ``body`` (x, y, heading)."""
     local = to_robot(point, (body[0], body[1], 0.0), body[2])
     return sub(local, robot.HAND_ORIGIN)
 
 
-def _hand_point(offset: Vec3, body: Sequence[float]) -> Vec3:
+def _hand_point(offset: Vec3, body: Sequence[float] | np.ndarray) -> Vec3:
     """The inverse of ``_hand_offset``."""
     return to_world(add(offset, robot.HAND_ORIGIN), (body[0], body[1], 0.0), body[2])
 
 
-def moved_frame(hand: Vec3, body: Sequence[float], anchor: Sequence[float]) -> Vec3:
+def moved_frame(
+    hand: Vec3, body: Sequence[float] | np.ndarray, anchor: Sequence[float] | np.ndarray
+) -> Vec3:
     """A hand offset from the hand origin of the body at ``body`` (x, y, heading), as an
     offset from the hand origin of the body at ``anchor``."""
     return _hand_offset(_hand_point(hand, body), anchor)
@@ -335,7 +337,7 @@ def hands_at(path: Path, i: int, base: np.ndarray, room: Room, table: GaitTable)
         if span > 1e-6:
             point = point.copy()
             point[:2] += inward / span * min(EDGE_INSET, 0.5 * span)
-    local = _hand_offset(tuple(float(v) for v in point), base)
+    local = _hand_offset((float(point[0]), float(point[1]), float(point[2])), base)
     if local[0] < BODY_FRONT + path.radius + 0.03:
         return None
     below = 0.5 * path.radius if falling else 0.0

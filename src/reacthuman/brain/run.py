@@ -20,7 +20,7 @@ from typing import Any, Protocol, cast
 from pydantic import ValidationError
 
 from reacthuman.brain.baselines import BASELINES
-from reacthuman.brain.client import Decision
+from reacthuman.brain.client import Decision, ModelClient, api_key_from_env
 from reacthuman.brain.oracle import oracle_plan
 from reacthuman.brain.plan import ReactionPlan
 from reacthuman.brain.prompt import PROMPT_VERSION
@@ -33,10 +33,14 @@ from reacthuman.scenes.truth import GroundTruth
 
 class Brain(Protocol):
     """``decide`` gets the observation and its brain folder (frame files are relative to
-    it), and nothing else."""
+    it), and nothing else. ``name`` and ``endpoint`` are read-only (a model brain's are
+    properties of its client)."""
 
-    name: str
-    endpoint: str | None
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def endpoint(self) -> str | None: ...
 
     def decoding(self) -> dict[str, Any]: ...
 
@@ -154,6 +158,20 @@ def baseline(name: str) -> Brain:
     except KeyError:
         known = ", ".join([*BASELINES, "heuristic", "oracle"])
         raise ValueError(f"unknown brain {name!r} (known: {known})") from None
+
+
+def make_brain(
+    name: str,
+    base_url: str = "",
+    api_key_env: str = "",
+    temperature: float = 0.0,
+    timeout: float = 120.0,
+) -> Brain:
+    """A baseline by name, or the model ``name`` at ``base_url`` (key from the environment)."""
+    if not base_url:
+        return baseline(name)
+    key = api_key_from_env(api_key_env or None)
+    return ModelBrain(ModelClient(name, base_url, key, temperature=temperature, timeout=timeout))
 
 
 @dataclass

@@ -113,7 +113,7 @@ def _read(path: Path) -> BagEpisode:
     from rosbags.rosbag2 import Reader
 
     store = _typestore()
-    wanted: dict[str, type] = {
+    wanted: dict[str, type[contract.Envelope]] = {
         contract.SCENE: contract.SceneMessage,
         contract.GROUND_TRUTH: contract.TruthMessage,
         contract.EXECUTE: contract.ExecuteMessage,

@@ -5,11 +5,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import BaseModel
 from rclpy.event_handler import PublisherEventCallbacks, SubscriptionEventCallbacks
 from rclpy.node import Node
 from rclpy.parameter import Parameter
+from std_msgs.msg import String
+
+from reacthuman.ros.convert import MessageError, from_string
+
+M = TypeVar("M", bound=BaseModel)
 
 COMMON_PARAMETERS: dict[str, Any] = {
     "run_dir": "runs/latest",  # results store, episodes, bags and report
@@ -59,6 +65,15 @@ class ReactNode(Node):
 
     def param(self, name: str) -> Any:
         return self.get_parameter(name).value
+
+    def parse(self, model: type[M], msg: String, topic: str) -> M | None:
+        """A JSON message as ``model``; None, with the reason in this node's log, when it is
+        not one (a callback then drops it: one bad message never stops a node)."""
+        try:
+            return from_string(model, msg, topic)
+        except MessageError as exc:
+            self.get_logger().error(str(exc))
+            return None
 
 
 class Mailbox:

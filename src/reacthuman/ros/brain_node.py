@@ -18,21 +18,10 @@ import numpy as np
 from sensor_msgs.msg import Image
 from std_msgs.msg import String
 
+from reacthuman.brain.run import make_brain
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import Mailbox, ReactNode
-
-
-def make_brain(name: str, base_url: str, api_key_env: str, temperature: float, timeout: float):
-    """A baseline by name, or the model ``name`` at ``base_url`` (key from the environment)."""
-    from reacthuman.brain.run import ModelBrain, baseline
-
-    if not base_url:
-        return baseline(name)
-    from reacthuman.brain.client import ModelClient, api_key_from_env
-
-    key = api_key_from_env(api_key_env or None)
-    return ModelBrain(ModelClient(name, base_url, key, temperature=temperature, timeout=timeout))
 
 
 class BrainNode(ReactNode):
@@ -77,21 +66,20 @@ class BrainNode(ReactNode):
             self.get_logger().error(f"{c.image_topic(view)}: {exc}")
 
     def _on_truth(self, msg: String) -> None:
-        truth = convert.from_string(c.TruthMessage, msg, c.GROUND_TRUTH)
-        self.truths.put((truth.run_id, truth.episode), truth.truth)
+        truth = self.parse(c.TruthMessage, msg, c.GROUND_TRUTH)
+        if truth is not None:
+            self.truths.put((truth.run_id, truth.episode), truth.truth)
 
     def _on_freeze(self, msg: String) -> None:
-        try:
-            freeze = convert.from_string(c.FreezeMessage, msg, c.FREEZE)
-        except convert.MessageError as exc:
-            self.get_logger().error(str(exc))
+        freeze = self.parse(c.FreezeMessage, msg, c.FREEZE)
+        if freeze is None:
             return
         threading.Thread(target=self._decide, args=(freeze,), daemon=True).start()
 
     def _decide(self, freeze: c.FreezeMessage) -> None:
         from reacthuman.brain.client import Decision
         from reacthuman.brain.run import brain_sees_truth
-        from reacthuman.runner import episode_folder, write_decision, write_observation
+        from reacthuman.run_folder import episode_folder, write_decision, write_observation
 
         observation = freeze.observation
         deadline = time.monotonic() + float(self.param("frame_timeout"))

@@ -3,18 +3,22 @@
 Standard messages carry everything that has one; plans, ground truth, outcomes and scores
 travel as JSON in ``std_msgs/String``, validated on both ends by the core's pydantic models
 wrapped in an envelope naming the run and the episode (so a stale message from another
-episode is never mistaken for the current one). README "ROS 2 interface" documents this table.
+episode is never mistaken for the current one). docs/ros.md tabulates the topics
+(``topic_table``).
 
 Episode protocol (sim time in ``/clock``; one run's episodes follow each other on one clock):
 
-1. sim: ``scene`` and ``ground_truth`` (the scorer's; only the oracle brain also reads it),
-   then plays to the freeze publishing camera images, camera info, ``/clock``,
-   ``/joint_states`` and transforms; at the freeze it publishes ``freeze`` (the observation).
+1. sim: ``scene``; with the G1, ``stand`` and then, per 50 Hz control tick from the scene's
+   start to the freeze, ``/joint_states`` stamped at the tick, answered by the spine as in
+   step 3 (the G1 stands under the spine's walking policy: the simulator runs none); then
+   ``ground_truth`` (the scorer's; only the oracle brain also reads it), camera images,
+   camera info and transforms of the window, and at the freeze ``freeze`` (the observation).
 2. brain: assembles the observation from the images listed in ``freeze``, decides, publishes
    ``plan`` (an R1 record if the brain fails, hangs past its timeout or answers garbage).
 3. sim: publishes ``execute`` and then, per 50 Hz control tick, ``/joint_states`` stamped at
-   the tick; spine: answers each with ``spine/joint_command`` (same stamp) and ``/cmd_vel``;
-   the sim does not step past a tick before its command arrived.
+   the tick; spine: publishes the phase's ``spine/gains`` and answers each tick with
+   ``spine/joint_command`` (same stamp) and ``/cmd_vel``; the sim does not step past a tick
+   before its command arrived.
 4. sim: ``outcome``; scorer: ``markers`` and then ``score``, and the sim moves on.
 """
 
@@ -22,11 +26,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 
 from reacthuman.brain.client import Decision
 from reacthuman.observation import Observation
+from reacthuman.run_folder import safe_name
 from reacthuman.scenes.spec import CameraName, SceneSpec
 from reacthuman.scenes.truth import GroundTruth
 from reacthuman.scoring.results import ScoreRow
@@ -98,12 +103,16 @@ SCENE = f"{NAMESPACE}/scene"
 GROUND_TRUTH = f"{NAMESPACE}/ground_truth"
 FREEZE = f"{NAMESPACE}/freeze"
 PLAN = f"{NAMESPACE}/plan"
+STAND = f"{NAMESPACE}/stand"
 EXECUTE = f"{NAMESPACE}/execute"
 JOINT_COMMAND = f"{NAMESPACE}/spine/joint_command"
+GAINS = f"{NAMESPACE}/spine/gains"  # once per phase: JointState cannot carry kp, kd
 OUTCOME = f"{NAMESPACE}/outcome"
 SCORE = f"{NAMESPACE}/score"
 MARKERS = f"{NAMESPACE}/markers"
 RUN_STATUS = f"{NAMESPACE}/run_status"
+SCORED = f"{NAMESPACE}/scored"  # RunFolderEpisodes: the score rows the run folder holds
+RECORDED = f"{NAMESPACE}/recorded"  # RunFolderEpisodes: the bags it holds
 GUARD_MODE = f"{NAMESPACE}/g1_guard/mode"  # std_msgs/String: disarmed | armed | damping
 STOP_SERVICE = f"{NAMESPACE}/sim/stop"  # std_srvs/Trigger: finish the episode, then stop
 
@@ -145,6 +154,7 @@ TOPICS: list[Topic] = [
     Topic(TF, "geometry_msgs/msg/TransformStamped", STREAM, SIM_NODE, WORLD_FRAME, "transforms"),
     Topic(ROBOT_DESCRIPTION, "std_msgs/msg/String", LATCHED, SIM_NODE, about="URDF of the body"),
     Topic(SCENE, "std_msgs/msg/String", EVENTS, SIM_NODE, WORLD_FRAME, "SceneMessage"),
+    Topic(STAND, "std_msgs/msg/String", EVENTS, SIM_NODE, WORLD_FRAME, "StandMessage"),
     Topic(GROUND_TRUTH, "std_msgs/msg/String", EVENTS, SIM_NODE, WORLD_FRAME, "TruthMessage"),
     Topic(FREEZE, "std_msgs/msg/String", EVENTS, SIM_NODE, WORLD_FRAME, "FreezeMessage"),
     Topic(PLAN, "std_msgs/msg/String", EVENTS, BRAIN_NODE, BASE_FRAME, "PlanMessage"),
@@ -152,14 +162,42 @@ TOPICS: list[Topic] = [
     Topic(
         JOINT_COMMAND, "sensor_msgs/msg/JointState", STREAM, SPINE_NODE, about="targets per tick"
     ),
+    Topic(GAINS, "std_msgs/msg/String", EVENTS, SPINE_NODE, about="GainsMessage, once per phase"),
     Topic(CMD_VEL, "geometry_msgs/msg/Twist", STREAM, SPINE_NODE, BASE_FRAME, "walking command"),
     Topic(OUTCOME, "std_msgs/msg/String", EVENTS, SIM_NODE, WORLD_FRAME, "OutcomeMessage"),
     Topic(MARKERS, "visualization_msgs/msg/MarkerArray", EVENTS, SCORER_NODE, WORLD_FRAME),
     Topic(SCORE, "std_msgs/msg/String", EVENTS, SCORER_NODE, about="ScoreMessage"),
     Topic(RUN_STATUS, "std_msgs/msg/String", EVENTS, SIM_NODE, about="RunStatus"),
-    Topic(GUARD_MODE, "std_msgs/msg/String", LATCHED, "g1_guard", about="the guard's mode"),
+    Topic(SCORED, "std_msgs/msg/String", LATCHED, SCORER_NODE, about="RunFolderEpisodes"),
+    Topic(RECORDED, "std_msgs/msg/String", LATCHED, RECORDER_NODE, about="RunFolderEpisodes"),
+    Topic(
+        GUARD_MODE,
+        "std_msgs/msg/String",
+        LATCHED,
+        "g1_guard",
+        about="disarmed, armed or damping ([a physical G1](physical-g1.md))",
+    ),
 ]
 TOPIC = {t.name: t for t in TOPICS}
+
+
+def topic_table() -> str:
+    """The topics as the Markdown table docs/ros.md shows (a test keeps the two equal)."""
+
+    def qos(profile: QoSProfile) -> str:
+        latched = profile.durability == DurabilityPolicy.TRANSIENT_LOCAL
+        return f"reliable, {'transient-local' if latched else 'volatile'}, {profile.depth}"
+
+    lines = [
+        "| topic | type | from | QoS (depth) | frame | carries |",
+        "|---|---|---|---|---|---|",
+    ]
+    for t in TOPICS:
+        frame = f"`{t.frame}`" if t.frame else ""
+        lines.append(
+            f"| `{t.name}` | `{t.type}` | {t.publisher} | {qos(t.qos)} | {frame} | {t.about} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 class Envelope(BaseModel):
@@ -189,16 +227,57 @@ class PlanMessage(Envelope):
     decision: Decision
 
 
-class ExecuteMessage(Envelope):
-    """The decision being executed (the brain's, or the R1 record the simulator wrote when
-    the brain never answered) and where the robot stands: all the spine needs."""
+class Phase(Envelope):
+    """A span of control ticks the spine drives in lock step: tick k's joint state is stamped
+    ``start_ns`` + k control periods, and the spine answers it with that stamp."""
 
-    start_ns: int  # sim time of control tick 0 (the freeze)
+    start_ns: int  # sim time of control tick 0
     ticks: int
     controller: str
-    decision: Decision
     robot_pos: tuple[float, float, float]
     robot_yaw: float
+
+
+class StandMessage(Phase):
+    """The G1 stands at the observer from the scene's start (tick 0) to the freeze, under the
+    spine's walking policy at a zero command (``G1Controller.wait``)."""
+
+
+class ExecuteMessage(Phase):
+    """The decision being executed from the freeze (tick 0): the brain's, or the R1 record the
+    simulator wrote when the brain never answered. With where the robot stands, all the
+    spine needs."""
+
+    decision: Decision
+
+
+class GainsMessage(Envelope):
+    """The PD gains of the spine's joint commands for one phase (stand or execute), published
+    as it starts (they are fixed for a phase; empty for the kinematic stand-in, whose targets
+    are kinematic): the spine owns them, the simulator applies them with each tick's targets."""
+
+    start_ns: int  # the phase's (``Phase.start_ns``)
+    names: tuple[str, ...]
+    kp: tuple[float, ...]
+    kd: tuple[float, ...]
+
+    @model_validator(mode="after")
+    def _one_gain_per_joint(self) -> GainsMessage:
+        if not len(self.kp) == len(self.kd) == (len(self.names) if self.kp else 0):
+            raise ValueError(
+                f"{len(self.names)} joints with {len(self.kp)} kp and {len(self.kd)} kd"
+            )
+        return self
+
+    def for_joints(self, names: tuple[str, ...]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """(kp, kd) in the order of ``names`` (a command's joints); empty when there are none."""
+        if not self.kp:
+            return (), ()
+        index = {name: i for i, name in enumerate(self.names)}
+        missing = [n for n in names if n not in index]
+        if missing:
+            raise ValueError(f"no gains for joint(s) {', '.join(missing)}")
+        return tuple(self.kp[index[n]] for n in names), tuple(self.kd[index[n]] for n in names)
 
 
 class OutcomeMessage(Envelope):
@@ -207,6 +286,22 @@ class OutcomeMessage(Envelope):
 
 class ScoreMessage(Envelope):
     row: ScoreRow
+
+
+class RunFolderEpisodes(BaseModel):
+    """The episodes a run folder already holds, scene ids by brain (as its folder is named,
+    ``run_folder.safe_name``): the scorer's score rows (``scored``) or the recorder's bags
+    (``recorded``). Latched and renewed as they grow, so that a (re)started simulator
+    resumes a run without reading another node's files."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    run_dir: str  # as the publishing node resolved it: nodes of one run name the same folder
+    episodes: dict[str, tuple[str, ...]]
+
+    def of(self, brain: str) -> set[str]:
+        """The scene ids held for ``brain`` (its name, or its folder's)."""
+        return set(self.episodes.get(safe_name(brain), ()))
 
 
 class RunStatus(BaseModel):

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import math
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 from builtin_interfaces.msg import Time
@@ -17,6 +16,7 @@ from std_msgs.msg import String
 
 from reacthuman.live_window import Intrinsics
 from reacthuman.observation import CameraInfo
+from reacthuman.scenes.geometry import IDENTITY_QUAT, Quat, quat_from_matrix
 from reacthuman.spine.command import JointCommand, JointState
 
 M = TypeVar("M", bound=BaseModel)
@@ -168,8 +168,7 @@ def imu_msg(state: JointState, ns: int, frame: str) -> Imu:
     msg = Imu()
     msg.header.stamp = stamp(ns)
     msg.header.frame_id = frame
-    w, x, y, z = state.imu_quat or (1.0, 0.0, 0.0, 0.0)
-    msg.orientation.w, msg.orientation.x, msg.orientation.y, msg.orientation.z = w, x, y, z
+    set_quaternion(msg.orientation, state.imu_quat or IDENTITY_QUAT)
     g = state.imu_gyro or (0.0, 0.0, 0.0)
     msg.angular_velocity.x, msg.angular_velocity.y, msg.angular_velocity.z = g
     msg.linear_acceleration_covariance[0] = -1.0  # not measured (REP-145)
@@ -196,36 +195,19 @@ def twist(walking_cmd: tuple[float, float, float]) -> Twist:
     return msg
 
 
-def quaternion_from_yaw(yaw: float) -> tuple[float, float, float, float]:
-    """(x, y, z, w) of a rotation about z."""
-    return (0.0, 0.0, math.sin(yaw / 2.0), math.cos(yaw / 2.0))
-
-
-def quaternion_from_matrix(m: np.ndarray) -> tuple[float, float, float, float]:
-    """(x, y, z, w) of a 3x3 rotation matrix (Shepperd's method)."""
-    trace = m[0, 0] + m[1, 1] + m[2, 2]
-    if trace > 0:
-        s = math.sqrt(trace + 1.0) * 2
-        return ((m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, s / 4)
-    i = int(np.argmax([m[0, 0], m[1, 1], m[2, 2]]))
-    j, k = (i + 1) % 3, (i + 2) % 3
-    s = math.sqrt(1.0 + m[i, i] - m[j, j] - m[k, k]) * 2
-    q = [0.0, 0.0, 0.0, 0.0]
-    q[i] = s / 4
-    q[j] = (m[j, i] + m[i, j]) / s
-    q[k] = (m[k, i] + m[i, k]) / s
-    q[3] = (m[k, j] - m[j, k]) / s
-    return (q[0], q[1], q[2], q[3])
-
-
-def optical_rotation(info: CameraInfo) -> tuple[float, float, float, float]:
+def optical_rotation(info: CameraInfo) -> Quat:
     """Orientation of a camera's optical frame (z forward, x right, y down) in the world."""
     forward = np.subtract(info.lookat, info.pos)
     forward = forward / np.linalg.norm(forward)
     right = np.cross(forward, info.up)
     right = right / np.linalg.norm(right)
     down = np.cross(forward, right)
-    return quaternion_from_matrix(np.column_stack([right, down, forward]))
+    return quat_from_matrix(np.column_stack([right, down, forward]))
+
+
+def set_quaternion(field: Any, q: Quat) -> None:
+    """A message's quaternion field from a (w, x, y, z) quaternion (ROS names the fields)."""
+    field.w, field.x, field.y, field.z = (float(v) for v in q)
 
 
 def transform(
@@ -233,13 +215,14 @@ def transform(
     child: str,
     ns: int,
     translation: tuple[float, float, float],
-    rotation: tuple[float, float, float, float],
+    rotation: Quat = IDENTITY_QUAT,
 ) -> TransformStamped:
+    """``child``'s pose in ``parent`` at sim time ``ns`` (``rotation`` (w, x, y, z))."""
     msg = TransformStamped()
     msg.header.stamp = stamp(ns)
     msg.header.frame_id = parent
     msg.child_frame_id = child
-    t, r = msg.transform.translation, msg.transform.rotation
+    t = msg.transform.translation
     t.x, t.y, t.z = (float(v) for v in translation)
-    r.x, r.y, r.z, r.w = (float(v) for v in rotation)
+    set_quaternion(msg.transform.rotation, rotation)
     return msg

@@ -8,6 +8,7 @@ executor, for pip-only machines).
 
 from __future__ import annotations
 
+import array
 import contextlib
 import fcntl
 import importlib
@@ -17,7 +18,7 @@ import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -93,7 +94,8 @@ class NodeEntry:
     recorder: bool = False  # only when bags are recorded
     unitree: bool = False  # only when executions go over Unitree's interface
 
-    def load(self) -> type:
+    def load(self) -> Any:
+        """The node's class (Any: the nodes' constructors differ)."""
         return getattr(importlib.import_module(self.module), self.cls)
 
 
@@ -113,22 +115,29 @@ def parameters_file() -> Path:
 
 
 def node_parameters(node: str, path: Path | None = None) -> dict[str, Any]:
-    """A node's parameters from a ROS 2 parameter file: ``/**`` first, then its own section."""
+    """A node's parameters from a ROS 2 parameter file, read as rclpy (and so ``ros2 launch``)
+    reads one: ``/**`` first, then the node's own section; nothing for a node the file does
+    not name."""
+    from rclpy.parameter import parameter_dict_from_yaml_file, parameter_value_to_python
+
     path = path or parameters_file()
     try:
-        data = yaml.safe_load(path.read_bytes()) or {}  # not UTF-8: a YAMLError
-    except yaml.YAMLError as exc:
+        found = parameter_dict_from_yaml_file(str(path), use_wildcard=True, target_nodes=[node])
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path}: not valid YAML ({exc})") from None
-    merged: dict[str, Any] = {}
-    for section in ("/**", node, f"/{node}"):
-        block = data.get(section) or {}
-        if not isinstance(block, dict) or not isinstance(block.get("ros__parameters", {}), dict):
-            raise ValueError(f"{path}: section {section!r} must hold ros__parameters")
-        merged.update(block.get("ros__parameters") or {})
-    return merged
+    except (RuntimeError, KeyError, TypeError, AttributeError) as exc:
+        if "does not contain any valid parameters" in str(exc):  # rclpy's word for "none"
+            return {}
+        raise ValueError(f"{path}: not a ROS 2 parameter file for {node} ({exc})") from None
+    return {name: _plain(parameter_value_to_python(msg.value)) for name, msg in found.items()}
 
 
-def isolate(env: dict[str, str] | None = None) -> dict[str, str]:
+def _plain(value: Any) -> Any:
+    """rclpy gives number arrays as ``array.array``: a list, as the nodes declare them."""
+    return list(value) if isinstance(value, array.array) else value
+
+
+def isolate(env: MutableMapping[str, str] | None = None) -> dict[str, str]:
     """Keep DDS on this machine and give the run a domain of its own: one no other ReactHuman
     run on this machine holds, or the user's, which then must not be held either
     (``DomainInUse``).

@@ -6,7 +6,7 @@ at the robot's 500 Hz in a thread of its own (the ROS executor only serves the s
 Services (``std_srvs/Trigger``): ``~/arm`` (arms once the robot reports and the spine
 commands), ``~/estop`` (damping, latched until armed again). Parameter ``arm: true`` arms as
 soon as both are there, for a simulated G1; on a robot, arm by hand with the robot on its
-gantry (README "A physical G1"). SIGINT or SIGTERM: damping for ``EXIT_DAMPING`` s, then exit.
+gantry (docs/physical-g1.md). SIGINT or SIGTERM: damping for ``EXIT_DAMPING`` s, then exit.
 """
 
 from __future__ import annotations

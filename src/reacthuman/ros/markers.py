@@ -11,7 +11,8 @@ from reacthuman import robot
 from reacthuman.brain.client import Decision
 from reacthuman.brain.motion import hand_in_robot_frame, to_world
 from reacthuman.ros.contract import WORLD_FRAME
-from reacthuman.ros.convert import quaternion_from_yaw, stamp
+from reacthuman.ros.convert import set_quaternion, stamp
+from reacthuman.scenes.geometry import quat_from_yaw
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scenes.truth import GroundTruth
 
@@ -60,9 +61,7 @@ def episode_markers(
     body = _marker(Marker.CYLINDER, "robot", episode, at_ns, (0.6, 0.6, 0.65, 0.4))
     height = robot.HAND_ORIGIN[2] + 0.22
     body.pose.position = _point((pos[0], pos[1], pos[2] + height / 2))
-    qx, qy, qz, qw = quaternion_from_yaw(yaw)
-    body.pose.orientation.x, body.pose.orientation.y = qx, qy
-    body.pose.orientation.z, body.pose.orientation.w = qz, qw
+    set_quaternion(body.pose.orientation, quat_from_yaw(yaw))
     body.scale.x = body.scale.y = 0.4
     body.scale.z = height
     markers.markers.append(body)

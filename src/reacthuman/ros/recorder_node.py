@@ -23,12 +23,14 @@ from rclpy.serialization import deserialize_message
 from std_msgs.msg import String
 
 from reacthuman.ros import contract as c
+from reacthuman.ros import convert
 from reacthuman.ros.bag import EpisodeBag
 from reacthuman.ros.base import ReactNode
 from reacthuman.ros.convert import NS
-from reacthuman.runner import bag_folder
+from reacthuman.run_folder import bag_folder, bagged
 
-RECORDED = [t for t in c.TOPICS if t.name != c.RUN_STATUS]
+# Every episode topic; the run's own state (its status, what the folder holds) is no episode's.
+BAGGED = [t for t in c.TOPICS if t.name not in (c.RUN_STATUS, c.SCORED, c.RECORDED)]
 ENVELOPES = {t.name for t in c.TOPICS if t.type == "std_msgs/msg/String"} - {c.ROBOT_DESCRIPTION}
 STAMPED = {
     t.name
@@ -77,7 +79,7 @@ class RecorderNode(ReactNode):
         self.run_over = False
         self.opened: set[int] = set()  # episodes whose scene message arrived
         self.waiting: dict[int, list[tuple[str, bytes, int]]] = {}  # envelopes before that
-        for topic in RECORDED:
+        for topic in BAGGED:
             self.create_subscription(
                 _message_class(topic.type),
                 topic.name,
@@ -86,6 +88,15 @@ class RecorderNode(ReactNode):
                 raw=True,
             )
         self.create_subscription(String, c.RUN_STATUS, self._on_status, c.EVENTS)
+        self.run_dir = Path(self.param("run_dir"))
+        self.recorded = bagged(self.run_dir)  # the bags the run folder holds, by brain
+        self.recorded_pub = self.create_publisher(String, c.RECORDED, c.LATCHED)
+        self._publish_recorded()
+
+    def _publish_recorded(self) -> None:
+        held = {brain: tuple(sorted(ids)) for brain, ids in sorted(self.recorded.items())}
+        message = c.RunFolderEpisodes(run_dir=str(self.run_dir.resolve()), episodes=held)
+        self.recorded_pub.publish(convert.to_string(message))
 
     def _episode_at(self, ns: int) -> int | None:
         i = bisect.bisect_right(self.starts, (ns, 1 << 62)) - 1
@@ -125,6 +136,7 @@ class RecorderNode(ReactNode):
             if bag is not None:
                 bag.write(topic, raw, received)
                 if topic == c.SCORE and self.run_over:
+                    assert episode is not None  # its bag was found by it
                     self._finish(episode)
 
     def _open(self, raw: bytes) -> None:
@@ -169,6 +181,9 @@ class RecorderNode(ReactNode):
         path = bag.close(episode in self.scored)
         if path is not None:
             self.written.append(path)
+            brain, _family, scene_id = path.relative_to(self.run_dir / "bags").parts
+            self.recorded.setdefault(brain, set()).add(scene_id)
+            self._publish_recorded()
 
     def settle(self, executor: Any, within_s: float = SETTLE_S) -> None:
         """After a stop signal, keep taking messages until every open bag has its score (or

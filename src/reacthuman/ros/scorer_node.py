@@ -19,7 +19,7 @@ from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import ReactNode
 from reacthuman.ros.markers import episode_markers
-from reacthuman.runner import episode_folder
+from reacthuman.run_folder import episode_folder, safe_name
 from reacthuman.scoring.results import ResultsStore
 from reacthuman.scoring.run import score_row
 
@@ -40,7 +40,13 @@ class ScorerNode(ReactNode):
 
         path = str(self.param("classifier_config"))
         self.config = ClassifierConfig.load(path) if path else None
-        self.results = ResultsStore(Path(self.param("run_dir")) / "results.sqlite")
+        self.run_dir = Path(self.param("run_dir"))
+        self.results = ResultsStore(self.run_dir / "results.sqlite")
+        self.scored: dict[str, set[str]] = {}  # what the store holds, by brain folder
+        for held in self.results.rows():
+            self.scored.setdefault(safe_name(held.brain), set()).add(held.scene_id)
+        self.scored_pub = self.create_publisher(String, c.SCORED, c.LATCHED)
+        self._publish_scored()
         self.lock = threading.Lock()
         self.parts: dict[tuple[str, int], dict[str, Any]] = {}
         self.score_pub = self.create_publisher(String, c.SCORE, c.EVENTS)
@@ -50,11 +56,9 @@ class ScorerNode(ReactNode):
                 String, topic, lambda m, t=topic, k=model: self._on_part(t, k, m), c.EVENTS
             )
 
-    def _on_part(self, topic: str, model: type, msg: String) -> None:
-        try:
-            part = convert.from_string(model, msg, topic)
-        except convert.MessageError as exc:
-            self.get_logger().error(str(exc))
+    def _on_part(self, topic: str, model: type[c.Envelope], msg: String) -> None:
+        part = self.parse(model, msg, topic)
+        if part is None:
             return
         key = (part.run_id, part.episode)
         with self.lock:
@@ -67,6 +71,8 @@ class ScorerNode(ReactNode):
             execute, outcome = parts[c.EXECUTE], parts[c.OUTCOME]
             row = score_row(execute.decision, truth.truth, scene.spec, outcome.outcome, self.config)
             self.results.put(row)
+            self.scored.setdefault(safe_name(row.brain), set()).add(row.scene_id)
+            self._publish_scored()
             folder = episode_folder(Path(self.param("run_dir")), row.brain, row.scene_id)
             folder.mkdir(parents=True, exist_ok=True)
             (folder / "outcome.json").write_text(outcome.outcome.model_dump_json(indent=2) + "\n")
@@ -78,6 +84,11 @@ class ScorerNode(ReactNode):
         self.score_pub.publish(
             convert.to_string(c.ScoreMessage(run_id=key[0], episode=key[1], row=row))
         )
+
+    def _publish_scored(self) -> None:
+        held = {brain: tuple(sorted(ids)) for brain, ids in sorted(self.scored.items())}
+        message = c.RunFolderEpisodes(run_dir=str(self.run_dir.resolve()), episodes=held)
+        self.scored_pub.publish(convert.to_string(message))
 
     def destroy_node(self) -> None:
         if hasattr(self, "results"):  # absent when the store could not be opened

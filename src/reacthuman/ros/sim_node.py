@@ -8,10 +8,10 @@ command and for the score with deadlines, and names the node that did not answer
 from __future__ import annotations
 
 import json
-import math
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,13 +34,18 @@ from reacthuman.episode_host import (
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import Mailbox, ReactNode
-from reacthuman.runner import bag_folder, bench_scenes, episode_folder
-from reacthuman.scenes.geometry import quat_rotate
-from reacthuman.scoring.results import ResultsStore, ScoreRow
+from reacthuman.run_folder import episode_folder
+from reacthuman.runner import bench_scenes
+from reacthuman.scenes.geometry import quat_from_yaw, rotate_into, rotate_yaw, sub
+from reacthuman.scenes.spec import SceneSpec
+from reacthuman.scoring.results import ScoreRow
+from reacthuman.sim.episode import standing_ticks
 from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, ticks_in
 from reacthuman.spine.command import JointState as CoreJointState
 from reacthuman.spine.controller import controller_name
+from reacthuman.spine.outcome import ExecutionOutcome
+from reacthuman.spine.standin import STANDIN_NAME
 from reacthuman.unitree.channel import Channel
 from reacthuman.unitree.link import SimulatorLink, SpineSilent
 from reacthuman.unitree.messages import lowstate_tick
@@ -105,6 +110,7 @@ class SimNode(ReactNode):
         self.mail = Mailbox()
         self.stop_requested = False
         self.recording = False  # a recorder node was found with the others (wait_for_graph)
+        self.held: dict[str, c.RunFolderEpisodes] = {}  # SCORED, RECORDED (wait_for_graph)
         pub = self.create_publisher
         self.clock_pub = pub(Clock, c.CLOCK, c.STREAM)
         self.images = {v: pub(Image, c.image_topic(v), c.IMAGES) for v in c.CameraName}
@@ -117,16 +123,23 @@ class SimNode(ReactNode):
         self.scene_pub = pub(String, c.SCENE, c.EVENTS)
         self.truth_pub = pub(String, c.GROUND_TRUTH, c.EVENTS)
         self.freeze_pub = pub(String, c.FREEZE, c.EVENTS)
+        self.stand_pub = pub(String, c.STAND, c.EVENTS)
         self.execute_pub = pub(String, c.EXECUTE, c.EVENTS)
         self.outcome_pub = pub(String, c.OUTCOME, c.EVENTS)
         self.status_pub = pub(String, c.RUN_STATUS, c.EVENTS)
         self.create_subscription(String, c.PLAN, self._on_plan, c.EVENTS)
         self.create_subscription(JointState, c.JOINT_COMMAND, self._on_command, c.STREAM)
+        self.create_subscription(String, c.GAINS, self._on_gains, c.EVENTS)
         self.create_subscription(String, c.SCORE, self._on_score, c.EVENTS)
+        for topic in (c.SCORED, c.RECORDED):  # what the run folder holds, as its nodes say
+            self.create_subscription(
+                String, topic, lambda msg, t=topic: self._on_held(t, msg), c.LATCHED
+            )
         self.create_service(Trigger, c.STOP_SERVICE, self._on_stop)
         self.description_pub.publish(String(data=robot_description(str(self.param("controller")))))
         self.episodes_done = 0
         self.scene_count = 0
+        self.controller = ""  # the body's controller, by its full name (set by run)
         self._link: SimulatorLink | None = None  # spine_link unitree: made at first use
         # The executor that serves this node, spun by the thread that runs the episodes
         # while it waits (no hand-over between threads on the lock-step's critical path);
@@ -138,25 +151,27 @@ class SimNode(ReactNode):
 
     # -- subscriptions ------------------------------------------------------------------
     def _on_plan(self, msg: String) -> None:
-        try:
-            plan = convert.from_string(c.PlanMessage, msg, c.PLAN)
-        except convert.MessageError as exc:
-            self.get_logger().error(str(exc))
-            return
-        if plan.run_id == self.run_id:
+        plan = self.parse(c.PlanMessage, msg, c.PLAN)
+        if plan is not None and plan.run_id == self.run_id:
             self.mail.put(("plan", plan.episode), plan.decision)
 
     def _on_command(self, msg: JointState) -> None:
         self.mail.put(("command", convert.ns_of(msg.header.stamp)), msg)
 
+    def _on_gains(self, msg: String) -> None:
+        gains = self.parse(c.GainsMessage, msg, c.GAINS)
+        if gains is not None and gains.run_id == self.run_id:
+            self.mail.put(("gains", gains.start_ns), gains)
+
     def _on_score(self, msg: String) -> None:
-        try:
-            score = convert.from_string(c.ScoreMessage, msg, c.SCORE)
-        except convert.MessageError as exc:
-            self.get_logger().error(str(exc))
-            return
-        if score.run_id == self.run_id:
+        score = self.parse(c.ScoreMessage, msg, c.SCORE)
+        if score is not None and score.run_id == self.run_id:
             self.mail.put(("score", score.episode), score.row)
+
+    def _on_held(self, topic: str, msg: String) -> None:
+        held = self.parse(c.RunFolderEpisodes, msg, topic)
+        if held is not None:
+            self.mail.put((topic,), held)
 
     def _on_stop(self, _request: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
         self.stop_requested = True
@@ -164,7 +179,7 @@ class SimNode(ReactNode):
         response.message = "stopping after the current episode"
         return response
 
-    def await_mail(self, key: tuple[str, int], timeout: float) -> Any:
+    def await_mail(self, key: tuple[str] | tuple[str, int], timeout: float) -> Any:
         """The message for ``key``, spinning this node's executor meanwhile; None at timeout."""
         if self.executor is None:
             return self.mail.take(key, timeout)
@@ -212,7 +227,7 @@ class SimNode(ReactNode):
             c.BRAIN_NODE: [self.freeze_pub],
             # Over Unitree's interface the spine reads execute messages and DDS, not states.
             c.SPINE_NODE: [self.execute_pub]
-            + ([self.joint_pub] if str(self.param("spine_link")) == "ros" else []),
+            + ([self.stand_pub, self.joint_pub] if str(self.param("spine_link")) == "ros" else []),
             c.SCORER_NODE: [self.scene_pub, self.truth_pub, self.outcome_pub],
         }
         while True:
@@ -227,6 +242,11 @@ class SimNode(ReactNode):
             if not missing and not unmatched:
                 # Bags are recorded when a recorder is in the graph (not required: --no-bags).
                 self.recording = c.RECORDER_NODE in names
+                self.held = {
+                    topic: self._held(topic, deadline)
+                    for topic in (c.SCORED, c.RECORDED)
+                    if topic == c.SCORED or self.recording
+                }
                 return
             if time.monotonic() > deadline:
                 waiting = missing or unmatched
@@ -240,6 +260,21 @@ class SimNode(ReactNode):
                 self.executor.spin_once(timeout_sec=0.05)
             else:
                 time.sleep(0.05)
+
+    def _held(self, topic: str, deadline: float) -> c.RunFolderEpisodes:
+        """What the scorer (``SCORED``) or the recorder (``RECORDED``) says the run folder
+        holds; they must write to this node's run folder."""
+        node = c.TOPIC[topic].publisher
+        held = self.await_mail((topic,), max(deadline - time.monotonic(), 1.0))
+        if held is None:
+            raise NodeMissing(f"{node} did not say what the run folder holds ({topic})")
+        mine = str(Path(self.param("run_dir")).resolve())
+        if held.run_dir != mine:
+            raise NodeMissing(
+                f"{node} writes to {held.run_dir}, {c.SIM_NODE} to {mine}: give every node "
+                "of a run the same run_dir"
+            )
+        return held
 
     def publish_body(
         self, state: CoreJointState, ns: int, transforms: bool = True, pose: BodyPose | None = None
@@ -281,24 +316,19 @@ class SimNode(ReactNode):
         limit = int(self.param("limit"))
         specs = bench_scenes(self.param("scenes"), limit or None)
         brain = str(self.param("brain"))
-        results = ResultsStore(Path(self.param("run_dir")) / "results.sqlite")
-        done = {r.scene_id for r in results.rows() if r.brain == brain}
-        results.close()
+        done = self.held[c.SCORED].of(brain)
         run_dir = Path(self.param("run_dir"))
         # A scored episode always has its bag: one whose bag was lost (the run killed while
         # the recorder still wrote it) is played again to record it, not skipped.
-        unbagged = [
-            s.scene_id
-            for s in specs
-            if self.recording and s.scene_id in done and not bag_folder(run_dir, brain, s).is_dir()
-        ]
+        bagged = self.held[c.RECORDED].of(brain) if self.recording else done
+        unbagged = [s.scene_id for s in specs if s.scene_id in done - bagged]
         done -= set(unbagged)
         if unbagged:  # said however the node runs: the user's bags are at stake
             self.get_logger().warning(
                 f"{len(unbagged)} scored episode(s) have no bag (a run stopped while writing "
                 f"it): played again to record them: {', '.join(unbagged)}"
             )
-        controller = controller_name(str(self.param("controller")))
+        controller = self.controller = controller_name(str(self.param("controller")))
         host = episode_host(
             controller,
             str(self.param("policy_path")) or None,
@@ -307,7 +337,8 @@ class SimNode(ReactNode):
         self.scene_count = len(specs)
         self.log_progress(
             f"{len(specs)} scene(s) from {self.param('scenes')} ({len(done)} already scored), "
-            f"brain {brain}, body {controller}, {settings.width}x{settings.height} -> {run_dir}"
+            f"brain {brain}, controller {controller}, {settings.width}x{settings.height} "
+            f"-> {run_dir}"
         )
         self.status("running")
         clock_ns = 0
@@ -317,15 +348,9 @@ class SimNode(ReactNode):
                     return self.status("stopped", "stop requested")
                 if spec.scene_id in done:
                     continue
-                started = self._episode_started = time.perf_counter()
-                staged = host.play(spec, settings, bool(self.param("legend")))
-                self.timings.append(
-                    {"scene_id": spec.scene_id, "play": time.perf_counter() - started}
+                clock_ns = self._episode(
+                    EpisodeSlot(self.run_id, episode, spec, clock_ns), settings, host
                 )
-                try:
-                    clock_ns = self._episode(episode, staged, host, clock_ns)
-                finally:
-                    host.finish()
                 self.episodes_done += 1
         finally:
             host.close()
@@ -336,34 +361,67 @@ class SimNode(ReactNode):
         return self.status("done")
 
     def _episode(
-        self, episode: int, staged: Staged, host: SceneHost | EpisodeWorker, clock_ns: int
+        self, ep: EpisodeSlot, settings: RenderSettings, host: SceneHost | EpisodeWorker
     ) -> int:
-        """One episode from the scene message to the score (``host``: where the scene lives,
-        ``episode_host``); returns the clock at its end."""
-        spec, run_id = staged.spec, self.run_id
-        envelope = {"run_id": run_id, "episode": episode}
-        self.scene_pub.publish(
-            convert.to_string(
-                c.SceneMessage(
-                    **envelope,
-                    brain=str(self.param("brain")),
-                    start_ns=clock_ns,
-                    end_ns=clock_ns + convert.seconds_to_ns(spec.timing.t0 + spec.timing.horizon),
-                    spec=spec,
-                )
-            )
+        """One episode, phase by phase, from the scene message to the score (``host``: where
+        the scene lives, ``episode_host``); returns the clock at its end."""
+        self._episode_started = time.perf_counter()
+        self.timings.append({"scene_id": ep.spec.scene_id})
+        try:
+            staged = self._play(ep, settings, host)
+            freeze_ns = self._show(ep, staged)
+            decision = self._decide(ep)
+            outcome = self._execute(ep, staged, decision, freeze_ns, host)
+        finally:
+            host.finish()
+        end_ns = freeze_ns + convert.seconds_to_ns(staged.duration)
+        self.clock_pub.publish(convert.clock(end_ns))
+        self._score(ep, outcome)
+        return end_ns + convert.NS  # a second of clock between episodes
+
+    def _play(
+        self, ep: EpisodeSlot, settings: RenderSettings, host: SceneHost | EpisodeWorker
+    ) -> Staged:
+        """Announce the scene and play it to the freeze; a G1 stands meanwhile under the
+        spine's commands (``stand``), or over Unitree's interface under the host's own
+        controller (as a robot's own stand would be, before the spine takes it)."""
+        spec = ep.spec
+        end_ns = ep.start_ns + convert.seconds_to_ns(spec.timing.t0 + spec.timing.horizon)
+        brain = str(self.param("brain"))
+        scene = c.SceneMessage(
+            **ep.envelope, brain=brain, start_ns=ep.start_ns, end_ns=end_ns, spec=spec
         )
-        self.truth_pub.publish(convert.to_string(c.TruthMessage(**envelope, truth=staged.truth)))
-        window_start = clock_ns + convert.seconds_to_ns(spec.timing.t0)
+        self.scene_pub.publish(convert.to_string(scene))
+        command_for = None
+        if self.unitree_link() is None and self.controller != STANDIN_NAME:
+            stand = c.StandMessage(
+                **ep.envelope,
+                start_ns=ep.start_ns,
+                ticks=standing_ticks(spec, settings),
+                controller=self.controller,
+                robot_pos=spec.observer.pos,
+                robot_yaw=spec.observer.yaw,
+            )
+            self.stand_pub.publish(convert.to_string(stand))
+            command_for = self._lock_step(ep, stand)
+        started = time.perf_counter()
+        staged = host.play(spec, settings, bool(self.param("legend")), command_for)
+        self.timings[-1]["play"] = time.perf_counter() - started
+        return staged
+
+    def _show(self, ep: EpisodeSlot, staged: Staged) -> int:
+        """Ground truth for the scorer, the window's frames, camera info, body and
+        transforms, then the freeze (the observation); returns the freeze's sim time."""
+        self.truth_pub.publish(convert.to_string(c.TruthMessage(**ep.envelope, truth=staged.truth)))
+        window_start = ep.start_ns + convert.seconds_to_ns(ep.spec.timing.t0)
         infos = {info.name: info for info in staged.observation.cameras}
         for t in staged.observation.frame_times:
             ns = window_start + convert.seconds_to_ns(t)
-            self.clock_pub.publish(convert.clock(ns))
             for view in c.CameraName:
                 frame = c.camera_frame(view)
-                self.images[view].publish(convert.image(staged.frames[(view, t)], ns, frame))
-                self.infos[view].publish(convert.camera_info(infos[view], ns, frame))
                 info = infos[view]
+                self.images[view].publish(convert.image(staged.frames[(view, t)], ns, frame))
+                self.infos[view].publish(convert.camera_info(info, ns, frame))
                 self.publish_transforms(
                     [
                         convert.transform(
@@ -372,48 +430,68 @@ class SimNode(ReactNode):
                     ]
                 )
             self.publish_body(staged.frame_states[t], ns, pose=staged.pose)
-        freeze_ns = window_start + convert.seconds_to_ns(staged.observation.window)
-        self.freeze_pub.publish(
-            convert.to_string(
-                c.FreezeMessage(
-                    **envelope, window_start_ns=window_start, observation=staged.observation
-                )
-            )
+        freeze = c.FreezeMessage(
+            **ep.envelope, window_start_ns=window_start, observation=staged.observation
         )
+        self.freeze_pub.publish(convert.to_string(freeze))
+        return window_start + convert.seconds_to_ns(staged.observation.window)
+
+    def _decide(self, ep: EpisodeSlot) -> Decision:
+        """The brain's plan, or an R1 record when none came in time."""
         timeout = float(self.param("brain_timeout")) + 5.0
         deciding = time.perf_counter()
-        decision = self.await_mail(("plan", episode), timeout)
+        decision = self.await_mail(("plan", ep.episode), timeout)
         self.timings[-1]["publish_and_decide"] = time.perf_counter() - deciding
         if decision is None:
             decision = Decision(
-                scene_id=spec.scene_id,
+                scene_id=ep.spec.scene_id,
                 brain=str(self.param("brain")),
                 r1_reason=f"{c.BRAIN_NODE} did not publish a plan within {timeout:g} s",
             )
-            self.get_logger().warning(decision.r1_reason)
-        duration = staged.duration
-        self.execute_pub.publish(
-            convert.to_string(
-                c.ExecuteMessage(
-                    **envelope,
-                    start_ns=freeze_ns,
-                    ticks=ticks_in(duration),
-                    controller=staged.controller,
-                    decision=decision,
-                    robot_pos=spec.observer.pos,
-                    robot_yaw=spec.observer.yaw,
-                )
-            )
+            self.get_logger().warning(str(decision.r1_reason))
+        return decision
+
+    def _execute(
+        self,
+        ep: EpisodeSlot,
+        staged: Staged,
+        decision: Decision,
+        freeze_ns: int,
+        host: SceneHost | EpisodeWorker,
+    ) -> ExecutionOutcome:
+        """The decision executed from the freeze, each tick's command from the spine."""
+        spec = ep.spec
+        execute = c.ExecuteMessage(
+            **ep.envelope,
+            start_ns=freeze_ns,
+            ticks=ticks_in(staged.duration),
+            controller=staged.controller,
+            decision=decision,
+            robot_pos=spec.observer.pos,
+            robot_yaw=spec.observer.yaw,
         )
+        self.execute_pub.publish(convert.to_string(execute))
+        video = None
+        if bool(self.param("videos")):
+            video = episode_folder(Path(self.param("run_dir")), decision.brain, spec.scene_id)
+            video = video / "execution.mp4"
+        executing = time.perf_counter()
+        outcome = host.execute(decision, self._lock_step(ep, execute), video, SLOW_EVERY)
+        self.timings[-1]["execute"] = time.perf_counter() - executing
+        self.timings[-1]["ticks"] = execute.ticks
+        return outcome
+
+    def _lock_step(self, ep: EpisodeSlot, phase: c.Phase) -> Callable[[Tick], JointCommand]:
+        """Each tick of ``phase``: the body's state out, the spine's command (with the
+        phase's gains) back, over the graph's topics or Unitree's interface."""
         command_timeout = float(self.param("command_timeout"))
         timing = self.timings[-1]
-
         link = self.unitree_link()
+        gains: list[c.GainsMessage | None] = []  # the spine's, once per phase
 
         def command_for(tick: Tick) -> JointCommand:
-            # The G1's gains follow from the plan: the host adds them (G1Controller.gains).
             state = tick.state
-            ns = freeze_ns + convert.seconds_to_ns(state.tick * CONTROL_PERIOD)
+            ns = phase.start_ns + convert.seconds_to_ns(state.tick * CONTROL_PERIOD)
             asked = time.perf_counter()
             slow = state.tick % SLOW_EVERY == 0
             if slow:
@@ -422,50 +500,64 @@ class SimNode(ReactNode):
             wait = command_timeout
             if state.tick == 0:
                 wait = max(wait, float(self.param("first_command_timeout")))
-            if link is not None:
-                try:
-                    command = link.command(state, lowstate_tick(ns), wait)
-                except SpineSilent as exc:
-                    raise NodeMissing(f"{spec.scene_id} tick {state.tick}: {exc}") from None
+            try:
+                if link is not None:
+                    return link.command(state, lowstate_tick(ns), wait)
+                msg = self.await_mail(("command", ns), wait)
+                if msg is not None and not gains:
+                    gains.append(self.await_mail(("gains", phase.start_ns), wait))
+            except SpineSilent as exc:
+                raise NodeMissing(f"{ep.spec.scene_id} tick {state.tick}: {exc}") from None
+            finally:
                 timing["command_wait"] = (
-                    timing.get("command_wait", 0.0) + time.perf_counter() - asked
+                    float(timing.get("command_wait", 0.0)) + time.perf_counter() - asked
                 )
-                return command
-            msg = self.await_mail(("command", ns), wait)
-            timing["command_wait"] = timing.get("command_wait", 0.0) + time.perf_counter() - asked
-            if msg is None:
+            if msg is None or gains[0] is None:
+                what = "stand" if isinstance(phase, c.StandMessage) else "execution"
                 raise NodeMissing(
                     f"{c.SPINE_NODE} did not answer control tick {state.tick} of "
-                    f"{spec.scene_id} within {wait:g} s"
+                    f"{ep.spec.scene_id}'s {what} within {wait:g} s"
+                    + ("" if msg is None else f" with the {what}'s gains ({c.GAINS})")
                 )
-            return convert.joint_command(msg, state.tick, state.t, None)
+            kp_kd = gains[0].for_joints(tuple(msg.name))
+            return convert.joint_command(msg, state.tick, state.t, None, kp_kd)
 
-        executing = time.perf_counter()
-        video = None
-        if bool(self.param("videos")):
-            video = episode_folder(Path(self.param("run_dir")), decision.brain, spec.scene_id)
-            video = video / "execution.mp4"
-        outcome = host.execute(decision, command_for, video, pose_every=SLOW_EVERY)
-        self.timings[-1]["execute"] = time.perf_counter() - executing
-        self.timings[-1]["ticks"] = ticks_in(duration)
-        end_ns = freeze_ns + convert.seconds_to_ns(duration)
-        self.clock_pub.publish(convert.clock(end_ns))
-        self.outcome_pub.publish(convert.to_string(c.OutcomeMessage(**envelope, outcome=outcome)))
+        return command_for
+
+    def _score(self, ep: EpisodeSlot, outcome: ExecutionOutcome) -> None:
+        """The outcome to the scorer, and its score row back."""
+        self.outcome_pub.publish(
+            convert.to_string(c.OutcomeMessage(**ep.envelope, outcome=outcome))
+        )
         score_timeout = float(self.param("score_timeout"))
         scoring = time.perf_counter()
-        row = self.await_mail(("score", episode), score_timeout)
+        row = self.await_mail(("score", ep.episode), score_timeout)
         self.timings[-1]["score_wait"] = time.perf_counter() - scoring
         if row is None:
             raise NodeMissing(
-                f"{c.SCORER_NODE} did not score {spec.scene_id} within {score_timeout:g} s"
+                f"{c.SCORER_NODE} did not score {ep.spec.scene_id} within {score_timeout:g} s"
             )
         self.timings[-1]["total"] = time.perf_counter() - self._episode_started
         with (Path(self.param("run_dir")) / "timings.jsonl").open("a") as log:
             log.write(json.dumps(self.timings[-1]) + "\n")
         if self.on_row is not None:
             self.on_row(row)
-        self.log_progress(f"[{episode + 1}/{self.scene_count}] {row.summary()}")
-        return end_ns + convert.NS  # a second of clock between episodes
+        self.log_progress(f"[{ep.episode + 1}/{self.scene_count}] {row.summary()}")
+
+
+@dataclass(frozen=True)
+class EpisodeSlot:
+    """One episode's place in the run: its number, its scene and where it starts on the
+    run's clock."""
+
+    run_id: str
+    episode: int
+    spec: SceneSpec
+    start_ns: int
+
+    @property
+    def envelope(self) -> dict[str, Any]:
+        return {"run_id": self.run_id, "episode": self.episode}
 
 
 def robot_description(controller: str) -> str:
@@ -494,29 +586,20 @@ def body_transforms(
     """world -> base_link and base_link -> hands: from the G1's pose in the scene or from the
     stand-in's world-frame joints."""
     if pose is not None:
-        (x, y, z), (qw, qx, qy, qz) = pose.base_pos, pose.base_quat
-        out = [convert.transform(c.WORLD_FRAME, c.BASE_FRAME, ns, (x, y, z), (qx, qy, qz, qw))]
-        inverse = (qw, -qx, -qy, -qz)
+        base = pose.base_pos
+        out = [convert.transform(c.WORLD_FRAME, c.BASE_FRAME, ns, base, pose.base_quat)]
         for side, point in pose.hands.items():
-            local = quat_rotate(inverse, (point[0] - x, point[1] - y, point[2] - z))
-            out.append(
-                convert.transform(c.BASE_FRAME, f"{side}_hand", ns, local, (0.0, 0.0, 0.0, 1.0))
-            )
+            local = rotate_into(pose.base_quat, sub(point, base))
+            out.append(convert.transform(c.BASE_FRAME, f"{side}_hand", ns, local))
         return out
     q = dict(zip(state.names, state.positions, strict=True))
     if "base_x" not in q:
         return []
     x, y, yaw = q["base_x"], q["base_y"], q["base_yaw"]
-    out = [
-        convert.transform(
-            c.WORLD_FRAME, c.BASE_FRAME, ns, (x, y, 0.0), convert.quaternion_from_yaw(yaw)
-        )
-    ]
-    cos, sin = math.cos(yaw), math.sin(yaw)
+    out = [convert.transform(c.WORLD_FRAME, c.BASE_FRAME, ns, (x, y, 0.0), quat_from_yaw(yaw))]
     for side in ("left_hand", "right_hand"):
-        dx, dy, z = q[f"{side}_x"] - x, q[f"{side}_y"] - y, q[f"{side}_z"]
-        local = (cos * dx + sin * dy, -sin * dx + cos * dy, z)
-        out.append(convert.transform(c.BASE_FRAME, side, ns, local, (0.0, 0.0, 0.0, 1.0)))
+        offset = (q[f"{side}_x"] - x, q[f"{side}_y"] - y, q[f"{side}_z"])
+        out.append(convert.transform(c.BASE_FRAME, side, ns, rotate_yaw(offset, -yaw)))
     return out
 
 

@@ -1,8 +1,10 @@
-"""spine_node: turns the executed plan into joint commands, one per control tick.
+"""spine_node: the robot's controller, in this process only: joint commands per control tick.
 
-It answers each ``/joint_states`` of an execution (stamped at a 50 Hz tick of simulated time)
-with the controller's command for that tick on ``spine/joint_command`` (same stamp) and the
+It answers each ``/joint_states`` of a phase (stamped at a 50 Hz tick of simulated time) with
+the controller's command for that tick on ``spine/joint_command`` (same stamp) and the
 walking command on ``/cmd_vel``; the simulator waits for it before stepping on (lock-step).
+The phases: ``stand`` (the G1 from the scene's start to the freeze, at a zero command) and
+``execute`` (the plan, from the freeze); each begins with its PD gains on ``spine/gains``.
 With ``backend:=g1`` it drives a G1 (or ``reacthuman g1-bridge``) over Unitree's DDS
 interface instead (``unitree.robot_spine``): the same controller, paced by the robot's LowState,
 its commands through the guard, each plan from the brain executed as it arrives.
@@ -11,6 +13,7 @@ its commands through the guard, each plan from the brain executed as it arrives.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from geometry_msgs.msg import Twist
@@ -22,6 +25,8 @@ from reacthuman.ros import convert
 from reacthuman.ros.base import ReactNode
 from reacthuman.spine.command import CONTROL_PERIOD
 from reacthuman.spine.controller import make_controller
+from reacthuman.spine.g1 import G1_JOINTS
+from reacthuman.spine.g1_controller import G1Controller
 from reacthuman.unitree.messages import lowstate_tick
 
 BACKENDS = ("sim", "g1")
@@ -54,13 +59,15 @@ class SpineNode(ReactNode):
         if backend == "g1":
             self._start_hardware()
             return
-        self.execution: c.ExecuteMessage | None = None
-        self.pending: list[JointState] = []  # states that came before their execute message
+        self.phase: c.Phase | None = None  # the stand or execution the ticks belong to
+        self.pending: list[JointState] = []  # states that came before their phase's message
         self.lock = threading.Lock()
         self.answered = -1  # stamp of the last tick answered
         self.walking: tuple[float, float, float] | None = None
         self.command_pub = self.create_publisher(JointState, c.JOINT_COMMAND, c.STREAM)
+        self.gains_pub = self.create_publisher(String, c.GAINS, c.EVENTS)
         self.twist_pub = self.create_publisher(Twist, c.CMD_VEL, c.STREAM)
+        self.create_subscription(String, c.STAND, self._on_stand, c.EVENTS)
         self.create_subscription(String, c.EXECUTE, self._on_execute, c.EVENTS)
         self.imus: dict[int, Imu] = {}  # by stamp: a G1 state waits for its IMU
         self.create_subscription(Imu, c.IMU, self._on_imu, c.STREAM)
@@ -114,10 +121,8 @@ class SpineNode(ReactNode):
         )
 
     def _on_plan(self, msg: String) -> None:
-        try:
-            plan = convert.from_string(c.PlanMessage, msg, c.PLAN)
-        except convert.MessageError as exc:
-            self.get_logger().error(str(exc))
+        plan = self.parse(c.PlanMessage, msg, c.PLAN)
+        if plan is None:
             return
         why = self.hardware.not_ready()
         if why is not None:
@@ -130,10 +135,8 @@ class SpineNode(ReactNode):
         self.hardware.set_guard_armed(msg.data == "armed")
 
     def _on_simulated_execute(self, msg: String) -> None:
-        try:
-            execute = convert.from_string(c.ExecuteMessage, msg, c.EXECUTE)
-        except convert.MessageError as exc:
-            self.get_logger().error(str(exc))
+        execute = self.parse(c.ExecuteMessage, msg, c.EXECUTE)
+        if execute is None:
             return
         at_tick = lowstate_tick(execute.start_ns)
         self.hardware.execute(execute.decision.plan, at_tick, execute.ticks)
@@ -155,41 +158,64 @@ class SpineNode(ReactNode):
         for state in waiting:
             self._on_state(state)
 
-    def _on_execute(self, msg: String) -> None:
-        try:
-            execute = convert.from_string(c.ExecuteMessage, msg, c.EXECUTE)
-        except convert.MessageError as exc:
-            self.get_logger().error(str(exc))
+    def _on_stand(self, msg: String) -> None:
+        stand = self.parse(c.StandMessage, msg, c.STAND)
+        if stand is None:
             return
+        if not isinstance(self.controller, G1Controller):
+            self.get_logger().error(
+                f"{c.STAND}: {stand.controller} stands under the spine's policy, but this "
+                f"spine runs {self.controller.name}: start it with controller:={stand.controller}"
+            )
+            return
+        self._begin(stand, lambda g1: g1.wait(stand.robot_pos, stand.robot_yaw))
+
+    def _on_execute(self, msg: String) -> None:
+        execute = self.parse(c.ExecuteMessage, msg, c.EXECUTE)
+        if execute is None:
+            return
+        plan = execute.decision.plan
+        self._begin(execute, lambda body: body.start(plan, execute.robot_pos, execute.robot_yaw))
+
+    def _begin(self, phase: c.Phase, start: Callable[[Any], None]) -> None:
+        """A new phase: the controller started for it, its gains published, and the states
+        that arrived before its message answered."""
         with self.lock:
-            self.controller.start(execute.decision.plan, execute.robot_pos, execute.robot_yaw)
-            self.execution = execute
+            start(self.controller)
+            self.phase = phase
             self.walking = None
             pending, self.pending = self.pending, []
+        self.gains_pub.publish(convert.to_string(self.gains(phase)))
         for state in pending:
             self._on_state(state)
+
+    def gains(self, phase: c.Phase) -> c.GainsMessage:
+        """The PD gains of this phase's commands (the G1's follow from the policy and the
+        plan, ``G1Controller.gains``; the stand-in has none)."""
+        kp: tuple[float, ...] = ()
+        kd: tuple[float, ...] = ()
+        names: tuple[str, ...] = ()
+        if isinstance(self.controller, G1Controller):
+            (kp, kd), names = self.controller.gains(), tuple(G1_JOINTS)
+        envelope = {"run_id": phase.run_id, "episode": phase.episode, "start_ns": phase.start_ns}
+        return c.GainsMessage(**envelope, names=names, kp=kp, kd=kd)
 
     def _on_state(self, msg: JointState) -> None:
         ns = convert.ns_of(msg.header.stamp)
         with self.lock:
-            execution = self.execution
+            phase = self.phase
             tick = (
                 -1
-                if execution is None
-                else round((ns - execution.start_ns) / convert.seconds_to_ns(CONTROL_PERIOD))
+                if phase is None
+                else round((ns - phase.start_ns) / convert.seconds_to_ns(CONTROL_PERIOD))
             )
-            if execution is not None and 0 <= tick < execution.ticks and ns <= self.answered:
+            if phase is not None and 0 <= tick < phase.ticks and ns <= self.answered:
                 return  # this tick was answered already (the window's last state is tick 0's)
             imu = self.imus.get(ns)
             needs_imu = getattr(self.controller, "physical", False)
-            if (
-                execution is None
-                or tick < 0
-                or tick >= execution.ticks
-                or (needs_imu and imu is None)
-            ):
-                # Standing in an observation window, the next execution's first tick came
-                # before its execute message, or a G1 state before its IMU: keep the last few.
+            if phase is None or tick < 0 or tick >= phase.ticks or (needs_imu and imu is None):
+                # A state of the observation window, the next phase's first tick before its
+                # message, or a G1 state before its IMU: keep the last few.
                 self.pending = [*self.pending[-9:], msg]
                 return
             self.pending = [p for p in self.pending if p is not msg]

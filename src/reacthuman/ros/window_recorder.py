@@ -24,7 +24,7 @@ import json
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
@@ -46,7 +46,7 @@ from reacthuman.observation import CameraInfo, RobotPose
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import ReactNode
-from reacthuman.scenes.spec import CameraName
+from reacthuman.scenes.spec import CameraName, Vec3
 
 WINDOW_RECORDER = "window_recorder"
 DECISIONS_FILE = "live_decisions.jsonl"
@@ -109,11 +109,11 @@ def parse_poses(text: str, views: list[CameraName]) -> dict[CameraName, CameraPo
         given = json.loads(text) if text.strip() else {}
         if not isinstance(given, dict):
             raise ValueError("not a JSON object")
-        poses = {
+        poses = {  # cast: the user's JSON, meant to hold (x, y, z)
             CameraName(view): CameraPose(
-                pos=tuple(map(float, pose["pos"])),
-                lookat=tuple(map(float, pose["lookat"])),
-                up=tuple(map(float, pose.get("up", (0.0, 0.0, 1.0)))),
+                pos=cast(Vec3, tuple(map(float, pose["pos"]))),
+                lookat=cast(Vec3, tuple(map(float, pose["lookat"]))),
+                up=cast(Vec3, tuple(map(float, pose.get("up", (0.0, 0.0, 1.0))))),
             )
             for view, pose in given.items()
         }
@@ -308,10 +308,8 @@ class WindowRecorderNode(ReactNode):
         return out
 
     def _on_plan(self, msg: String) -> None:
-        try:
-            plan = convert.from_string(c.PlanMessage, msg, c.PLAN)
-        except convert.MessageError as exc:
-            self.get_logger().error(str(exc))
+        plan = self.parse(c.PlanMessage, msg, c.PLAN)
+        if plan is None:
             return
         with self.lock:
             pending = self.pending

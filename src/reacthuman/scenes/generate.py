@@ -1,6 +1,6 @@
 """Scene generation: a SceneSpec as a pure function of (family, seed, adversarial rate).
 
-The seed schedule (documented in README "Scenes"): in the twelve speed-swept families, seed
+The seed schedule (documented in docs/scenes.md): in the twelve speed-swept families, seed
 ``s`` is scene group ``s // 4`` at band ``(slow, normal, fast, very_fast)[s % 4]``; every
 parameter but the swept speed is drawn from the group's stream, so the four bands of a group
 differ in speed only. In the five gravity-paced families each seed is its own group.
@@ -222,7 +222,11 @@ def design_problems(sampler: FamilySampler, designs: Sequence[Design]) -> list[s
     if len(labels) > 1 and not sampler.speed_decides_label:
         problems.append("the label changes with the speed band: " + ", ".join(sorted(labels)))
     if len(designs) > 1:
-        speeds = [d.arrival.arrival_speed for d in designs if d.arrival.reaches_observer]
+        speeds = [  # set whenever it reaches the observer
+            d.arrival.arrival_speed
+            for d in designs
+            if d.arrival.reaches_observer and d.arrival.arrival_speed is not None
+        ]
         if len(speeds) == len(designs):
             rising = all(b > a for a, b in zip(speeds, speeds[1:], strict=False))
             aim = designs[0].layout.design_speed_ratio or DESIGN_SPEED_RATIO
@@ -436,7 +440,7 @@ def _lighting(rng: SeededRng, tf: _WorldTransform) -> Lighting:
     fill_dir = (rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0), -0.6)
     key_color = (min(1.0, 1.0 + warmth), 1.0, min(1.0, 1.0 - warmth))
     return Lighting(
-        ambient=(round(gray, 4),) * 3,  # type: ignore[arg-type]
+        ambient=(round(gray, 4),) * 3,
         lights=[
             Light(
                 direction=tf.vector(key_dir),

@@ -1,12 +1,16 @@
 """Small rigid-body geometry helpers: yaw transforms, quaternions (w, x, y, z), pinhole projection.
 
-Frames follow REP-103: x forward, y left, z up. Quaternions are (w, x, y, z) as in Genesis.
+Every rotation in the package is done here, in one convention: frames follow REP-103 (x
+forward, y left, z up) and quaternions are (w, x, y, z) as in Genesis; ROS messages name
+their fields, so the order never leaks. What the closed forms below do not cover comes from
+``scipy.spatial.transform``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
@@ -77,6 +81,33 @@ def quat_rotate(q: Quat, v: Sequence[float]) -> Vec3:
     u = (x, y, z)
     t = scale(cross(u, v), 2.0)
     return add(add(v, scale(t, w)), cross(u, t))
+
+
+def quat_conjugate(q: Quat) -> Quat:
+    """The inverse rotation of a unit quaternion."""
+    return (q[0], -q[1], -q[2], -q[3])
+
+
+def rotate_into(q: Quat, v: Sequence[float]) -> Vec3:
+    """A world vector ``v`` in the frame that ``q`` turns into the world (a body's own)."""
+    return quat_rotate(quat_conjugate(q), v)
+
+
+def quat_rpy(q: Quat) -> Vec3:
+    """Roll, pitch and yaw about the fixed x, y and z axes (URDF's ``rpy``, an IMU's)."""
+    from scipy.spatial.transform import Rotation
+
+    roll, pitch, yaw = Rotation.from_quat(q, scalar_first=True).as_euler("xyz")
+    return float(roll), float(pitch), float(yaw)
+
+
+def quat_from_matrix(m: Any) -> Quat:
+    """The quaternion of a 3x3 rotation matrix (array-like; columns: the frame's axes in the
+    world)."""
+    from scipy.spatial.transform import Rotation
+
+    w, x, y, z = Rotation.from_matrix(m).as_quat(scalar_first=True, canonical=True)
+    return float(w), float(x), float(y), float(z)
 
 
 def rotate_yaw(v: Sequence[float], yaw: float) -> Vec3:

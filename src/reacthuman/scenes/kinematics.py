@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from reacthuman.scenes.geometry import Quat, Vec3, dot, quat_rotate
+from reacthuman.scenes.geometry import Quat, Vec3, dot, rotate_into
 from reacthuman.scenes.spec import Shape, ShapeKind
 
 G = 9.81
@@ -52,8 +52,7 @@ def kinetic_energy(
 ) -> float:
     """A rigid body's kinetic energy: 1/2 m v^2 of its centre plus 1/2 w.I.w of its spin
     (``ang_vel`` in the world frame; ``orientation`` turns the body frame into the world's)."""
-    w, x, y, z = orientation
-    body = quat_rotate((w, -x, -y, -z), ang_vel)
+    body = rotate_into(orientation, ang_vel)
     moments = principal_inertia(shape, mass_kg)
     spin = 0.5 * sum(i * c * c for i, c in zip(moments, body, strict=True))
     return 0.5 * mass_kg * dot(com_vel, com_vel) + spin
@@ -68,7 +67,7 @@ class Sample:
 
 
 @dataclass
-class Path:
+class MotionPath:
     """Samples of the hazard point at DT, plus the first floor contact if there is one."""
 
     samples: list[Sample] = field(default_factory=list)
@@ -95,10 +94,10 @@ class Path:
         """(t, position, velocity, energy) per sample, as ``reach`` reads motion."""
         return [(s.t, s.pos, s.vel, s.energy) for s in self.samples]
 
-    def moved_along_x(self, dx: float) -> Path:
+    def moved_along_x(self, dx: float) -> MotionPath:
         """The same motion, ``dx`` further along x (a motion that does not depend on where it
         happens, placed once it is known)."""
-        return Path(
+        return MotionPath(
             [
                 Sample(s.t, (s.pos[0] + dx, s.pos[1], s.pos[2]), s.vel, s.energy)
                 for s in self.samples
@@ -143,8 +142,8 @@ def point_mass_path(
     floor_friction: float,
     rolling: bool,
     horizon: float,
-    path: Path | None = None,
-) -> Path:
+    path: MotionPath | None = None,
+) -> MotionPath:
     """Fly, bounce, slide or roll a point mass over horizontal supports until the horizon.
 
     A landing faster than 0.5 m/s bounces with ``restitution``; slower ones stick and slide
@@ -153,7 +152,7 @@ def point_mass_path(
     their speed: Genesis has no rolling resistance). Leaving a support's rectangle starts a
     new fall.
     """
-    path = path if path is not None else Path()
+    path = path if path is not None else MotionPath()
     if not path.samples:
         path.append(start_t, pos, vel)
     x, y, z = pos

@@ -110,7 +110,7 @@ def intrinsic_reasons(hazard: SceneObject | CatalogueObject) -> list[str]:
 
 
 def rule_in_words(hazard: SceneObject | CatalogueObject) -> str:
-    """The label rule for one object, as the README's per-object table states it."""
+    """The label rule for one object, as docs/scenes.md's per-object table states it."""
     reasons = intrinsic_reasons(hazard)
     if reasons:
         return "dodge (" + ", ".join(reasons).replace("_", " ") + ")"

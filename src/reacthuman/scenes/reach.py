@@ -148,7 +148,7 @@ def impact_point(
         inside = in_reach_zone(pos, observer) and norm(vel) >= MOVING_SPEED
         if inside:
             if entry is None:
-                entry = (t, tuple(pos))  # type: ignore[assignment]
+                entry = (t, tuple(pos))
                 if pos[2] <= REACH_PLANE_HEIGHT:
                     return entry
             if previous is not None and previous[1][2] > REACH_PLANE_HEIGHT >= pos[2]:
@@ -156,6 +156,6 @@ def impact_point(
                 z0, z1 = previous[1][2], pos[2]
                 k = (z0 - REACH_PLANE_HEIGHT) / (z0 - z1)
                 point = tuple(previous[1][i] + k * (pos[i] - previous[1][i]) for i in range(3))
-                return (previous[0] + k * (t - previous[0]), point)  # type: ignore[return-value]
+                return (previous[0] + k * (t - previous[0]), point)
         previous = (t, pos)
     return entry

@@ -12,11 +12,11 @@ import json
 import math
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-SCHEMA_VERSION = "2.0"
+SCHEMA_VERSION: Final = "2.0"  # Final: its type is Literal["2.0"], what schema_version holds
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]

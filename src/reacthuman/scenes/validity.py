@@ -190,7 +190,7 @@ def _f(x: float | None, digits: int = 2) -> str:
 
 
 def format_validity(report: Validity) -> str:
-    """The report as text tables a person reads in a terminal (and README/BENCHMARKS quote)."""
+    """The report as text tables a person reads in a terminal (and docs/BENCHMARKS quote)."""
     out = [
         f"{report.scenes} scenes; figures {report.source} "
         "(simulated: measured in Genesis; intended: the samplers' design)",
@@ -227,12 +227,12 @@ def format_validity(report: Validity) -> str:
         f"  {'family':<17}{'slow':>7}{'normal':>8}{'fast':>7}{'v.fast':>8}{'groups':>8}"
         f"{'rising':>8}{'ratio min':>11}{'median':>8}",
     ]
-    for row in report.sweeps:
-        speeds = [row.speeds.get(b) for b in SWEPT_BANDS]
+    for sweep in report.sweeps:
+        speeds = [sweep.speeds.get(b) for b in SWEPT_BANDS]
         out.append(
-            f"  {row.family.value:<17}{_f(speeds[0]):>7}{_f(speeds[1]):>8}{_f(speeds[2]):>7}"
-            f"{_f(speeds[3]):>8}{row.groups:>8}{row.rising:>8}{_f(row.ratio.min):>11}"
-            f"{_f(row.ratio.median):>8}"
+            f"  {sweep.family.value:<17}{_f(speeds[0]):>7}{_f(speeds[1]):>8}{_f(speeds[2]):>7}"
+            f"{_f(speeds[3]):>8}{sweep.groups:>8}{sweep.rising:>8}{_f(sweep.ratio.min):>11}"
+            f"{_f(sweep.ratio.median):>8}"
         )
     out.append(f"  (a group must rise with every band and reach x{MIN_SPEED_RATIO:g})")
     total = max(report.scenes, 1)

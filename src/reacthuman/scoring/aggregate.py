@@ -199,13 +199,11 @@ class ExecutionSummary(BaseModel):
 
 
 def execution_summary(rows: Iterable[ScoreRow]) -> ExecutionSummary:
-    executed = [r for r in rows if r.outcome is not None and r.action is not None]
-    outcomes = Counter(r.outcome.value for r in executed)  # type: ignore[union-attr]
-    intended = sum(
-        1
-        for r in executed
-        if r.outcome.value == INTENDED_OUTCOME[r.action]  # type: ignore[index,union-attr]
-    )
+    executed = [
+        (r.outcome, r.action) for r in rows if r.outcome is not None and r.action is not None
+    ]
+    outcomes = Counter(outcome.value for outcome, _action in executed)
+    intended = sum(1 for outcome, action in executed if outcome.value == INTENDED_OUTCOME[action])
     return ExecutionSummary(
         executed=len(executed),
         outcomes=dict(outcomes),

@@ -15,6 +15,7 @@ import numpy as np
 
 from reacthuman.layout import FRAMES_DIR, OBSERVATION_FILE, brain_folder
 from reacthuman.observation import Observation, frame_name
+from reacthuman.run_folder import episode_folder, safe_name
 from reacthuman.scenes.spec import CameraName
 from reacthuman.scoring.results import ScoreRow
 
@@ -53,8 +54,6 @@ def strip(folder: Path, out: Path) -> bool:
 def episode_lines(rows: Sequence[ScoreRow], run: Path, report: Path) -> list[str]:
     """Markdown for the episodes section: heading, strip and video link per decision, for the
     decisions whose episode folder is in ``run`` (a bench run's layout)."""
-    from reacthuman.runner import episode_folder, safe_name  # the runner imports scoring
-
     lines: list[str] = []
     for row in sorted(rows, key=lambda r: (r.brain, r.family.value, r.scene_id)):
         episode = episode_folder(run, row.brain, row.scene_id)

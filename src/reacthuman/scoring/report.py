@@ -8,10 +8,15 @@ decisions behind it; the oracle is marked wherever it appears (it reads ground t
 from __future__ import annotations
 
 import base64
-import html
 import statistics
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
+
+from jinja2 import Environment, Template
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markupsafe import Markup
 
 from reacthuman.scenes.labels import Action
 from reacthuman.scenes.spec import SWEPT_BANDS, Family, SpeedBand
@@ -40,14 +45,14 @@ def label(brain: str) -> str:
 
 
 def pct(s: Stat) -> str:
-    if s.mean is None:
+    if s.mean is None or s.low is None or s.high is None:  # all three or none
         return "n/a"
     return f"{100 * s.mean:.1f} [{100 * s.low:.1f}, {100 * s.high:.1f}]"
 
 
 def points(s: Stat) -> str:
     """A difference of two shares, in percentage points."""
-    if s.mean is None:
+    if s.mean is None or s.low is None or s.high is None:  # all three or none
         return "n/a"
     return f"{100 * s.mean:+.1f} [{100 * s.low:+.1f}, {100 * s.high:+.1f}]"
 
@@ -160,10 +165,10 @@ def _plots(rows: Sequence[ScoreRow], folder: Path, brains: list[str]) -> dict[st
             ("genuine original", lambda r: (not r.adversarial) and r.object in imitated),
         )
     ):
-        values = [stat(r.saa for r in per[b] if pick(r)).mean for b in brains]
+        saa = [stat(r.saa for r in per[b] if pick(r)).mean for b in brains]
         ax.bar(
             [k + offset * 0.4 for k in range(len(brains))],
-            [100 * (v or 0.0) for v in values],
+            [100 * (v or 0.0) for v in saa],
             0.4,
             label=name,
         )
@@ -436,61 +441,56 @@ def write_report(
     return md, html_path
 
 
+# The page around the rendered Markdown; autoescaped, so only `body` (Markup) goes in as HTML.
+PAGE = """<!doctype html>
+<html>
+<head>
+<meta charset="utf-8">
+<title>{{ title }}</title>
+<style>
+body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:14px}
+th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}
+th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}
+img{max-width:48%;margin:0.5%;border:1px solid #eee}
+img.strip{max-width:100%}h3{font-size:15px;margin:1.2em 0 0.3em}
+</style>
+</head>
+<body>
+{{ body }}
+</body>
+</html>
+"""
+
+
+def _image(renderer, tokens, idx, options, env) -> str:
+    """A plot (``plots/<file>`` of the run's plots) embedded as a data URL; any other image
+    is an episode strip, referenced beside the page."""
+    token = tokens[idx]
+    alt = escapeHtml(renderer.renderInlineAsText(token.children or [], options, env))
+    src = str(token.attrGet("src") or "")
+    plot = env["plots"].get(src)
+    if plot is not None:
+        data = base64.b64encode(plot.read_bytes()).decode()
+        return f'<img alt="{alt}" src="data:image/png;base64,{data}">'
+    return f'<img class="strip" alt="{alt}" src="{escapeHtml(src)}">'
+
+
+@cache
+def _markdown() -> MarkdownIt:
+    """CommonMark with tables; raw HTML in the text is escaped, not passed through."""
+    parser = MarkdownIt("commonmark", {"html": False, "xhtmlOut": False}).enable("table")
+    parser.add_render_rule("image", _image)
+    return parser
+
+
+@cache
+def _page() -> Template:
+    return Environment(autoescape=True, keep_trailing_newline=True).from_string(PAGE)
+
+
 def _html(title: str, markdown: str, plots: dict[str, str], out: Path) -> str:
-    """A self-contained page: tables as HTML, images embedded as data URLs."""
-    body: list[str] = []
-    table: list[str] = []
-
-    def flush() -> None:
-        if table:
-            head, *rest = table
-            cells = [c.strip() for c in head.strip("|").split("|")]
-            body.append(
-                "<table><thead><tr>"
-                + "".join(f"<th>{html.escape(c)}</th>" for c in cells)
-                + "</tr></thead><tbody>"
-            )
-            for line in rest[1:]:
-                cells = [c.strip() for c in line.strip("|").split("|")]
-                body.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
-            body.append("</tbody></table>")
-            table.clear()
-
-    for line in markdown.splitlines():
-        if line.startswith("|"):
-            table.append(line)
-            continue
-        flush()
-        if line.startswith("### "):
-            body.append(f"<h3>{html.escape(line[4:])}</h3>")
-        elif line.startswith("## "):
-            body.append(f"<h2>{html.escape(line[3:])}</h2>")
-        elif line.startswith("# "):
-            body.append(f"<h1>{html.escape(line[2:])}</h1>")
-        elif line.startswith("![") and line[2 : line.index("]")] in plots:
-            name = line[2 : line.index("]")]
-            data = base64.b64encode((out / "plots" / plots[name]).read_bytes()).decode()
-            body.append(f'<img alt="{html.escape(name)}" src="data:image/png;base64,{data}">')
-        elif line.startswith("!["):  # an episode strip, beside the page
-            name, src = line[2 : line.index("]")], line[line.index("(") + 1 : -1]
-            body.append(f'<img class="strip" alt="{html.escape(name)}" src="{html.escape(src)}">')
-        elif line.startswith("[") and line.endswith(")"):  # a link on its own line
-            text, href = line[1 : line.index("]")], line[line.index("(") + 1 : -1]
-            body.append(f'<p><a href="{html.escape(href)}">{html.escape(text)}</a></p>')
-        elif line.startswith("- "):
-            body.append(f"<li>{html.escape(line[2:])}</li>")
-        elif line:
-            body.append(f"<p>{html.escape(line)}</p>")
-    flush()
-    style = (
-        "body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#222}"
-        "table{border-collapse:collapse;margin:1em 0;font-size:14px}"
-        "th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}"
-        "th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}"
-        "img{max-width:48%;margin:0.5%;border:1px solid #eee}"
-        "img.strip{max-width:100%}h3{font-size:15px;margin:1.2em 0 0.3em}"
-    )
-    return (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
-        f"</title><style>{style}</style></head><body>{''.join(body)}</body></html>\n"
-    )
+    """A self-contained page: the Markdown rendered as HTML, plots embedded as data URLs."""
+    env = {"plots": {f"plots/{file}": out / "plots" / file for file in plots.values()}}
+    body = _markdown().render(markdown, env)
+    return _page().render(title=title, body=Markup(body.rstrip("\n")))

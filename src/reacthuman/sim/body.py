@@ -1,6 +1,6 @@
 """The G1 body in a Genesis scene: placed at the observer, read as a joint state, driven by
 joint commands (PD targets and gains per joint, applied by Genesis's joint PD each physics
-step, as the policies were trained and measured: ../shared/g1/README.md)."""
+step, as the policies were trained; docs/spine.md)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from reacthuman.genesis_runtime import as_numpy as _np
-from reacthuman.scenes.geometry import Vec3, quat_from_yaw, quat_rotate
+from reacthuman.scenes.geometry import Vec3, quat_from_yaw, quat_rotate, rotate_into
 from reacthuman.spine.command import JointCommand, JointState
 from reacthuman.spine.g1 import (
     DEFAULT_POSE,
@@ -77,8 +77,7 @@ class G1Body:
         """The joint state and base IMU at the start of a control tick."""
         _pos, quat = self.base()
         omega = tuple(float(v) for v in _np(self.entity.get_ang()))
-        w, x, y, z = quat
-        gyro = quat_rotate((w, -x, -y, -z), omega)  # world -> body frame
+        gyro = rotate_into(quat, omega)  # world -> body frame
         q = _np(self.entity.get_dofs_position(self.dofs)).astype(np.float64)
         dq = _np(self.entity.get_dofs_velocity(self.dofs)).astype(np.float64)
         return JointState(

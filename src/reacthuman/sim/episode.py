@@ -24,7 +24,16 @@ from typing import Any
 import numpy as np
 
 from reacthuman.genesis_runtime import as_numpy, genesis
-from reacthuman.scenes.geometry import Quat, Vec3, add, box_corners, quat_mul, quat_rotate, sub
+from reacthuman.scenes.geometry import (
+    Quat,
+    Vec3,
+    add,
+    box_corners,
+    quat_mul,
+    quat_rotate,
+    rotate_into,
+    sub,
+)
 from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION, kinetic_energy
 from reacthuman.scenes.spec import CameraName, SceneObject, SceneSpec
 from reacthuman.scenes.truth import (
@@ -73,7 +82,10 @@ _np = as_numpy
 
 
 @dataclass
-class _Body:
+class _Placed:
+    """An object of the spec as the Genesis scene holds it: its entity, and where its hazard
+    point, centre of mass and own axes sit in the entity's link frame."""
+
     obj: SceneObject
     entity: Any
     hazard_offset: Vec3  # the hazard point in the entity's link frame
@@ -89,19 +101,19 @@ class Episode:
     settings: RenderSettings
     scene: Any
     floor: Any
-    bodies: dict[str, _Body]
+    objects: dict[str, _Placed]
     cameras: dict[CameraName, Any]
     starts_on_floor: bool
-    body: Any = None  # sim.body.G1Body when the scene has the G1
+    g1: Any = None  # sim.body.G1Body when the scene has the G1
     stand: Callable[[Any], Any] | None = None  # the G1's controller while it stands
     freeze_state: Any = None
     frames: dict[tuple[CameraName, float], np.ndarray] = field(default_factory=dict)
-    body_states: dict[float, Any] = field(default_factory=dict)  # the G1 at each frame time
+    g1_states: dict[float, Any] = field(default_factory=dict)  # the G1 at each frame time
     seconds: dict[str, float] = field(default_factory=lambda: {"physics": 0.0, "render": 0.0})
 
     @property
-    def hazard(self) -> _Body:
-        return self.bodies[self.spec.primary_hazard]
+    def hazard(self) -> _Placed:
+        return self.objects[self.spec.primary_hazard]
 
     @property
     def window(self) -> float:
@@ -112,7 +124,7 @@ class Episode:
         entity = self.hazard.entity
         pos = tuple(_np(entity.get_links_pos()[0]).tolist())
         quat = tuple(_np(entity.get_links_quat()[0]).tolist())
-        return pos, quat  # type: ignore[return-value]
+        return pos, quat
 
     def hazard_point(self) -> tuple[float, float, float]:
         pos, quat = self._hazard_link()
@@ -121,11 +133,11 @@ class Episode:
     def hazard_pose(self) -> tuple[Vec3, Vec3, Quat]:
         """The hazard point, the object's centre of mass and its orientation (world frame)."""
         pos, quat = self._hazard_link()
-        body = self.hazard
+        placed = self.hazard
         return (
-            add(pos, quat_rotate(quat, body.hazard_offset)),
-            add(pos, quat_rotate(quat, body.center_offset)),
-            quat_mul(quat, body.frame),
+            add(pos, quat_rotate(quat, placed.hazard_offset)),
+            add(pos, quat_rotate(quat, placed.center_offset)),
+            quat_mul(quat, placed.frame),
         )
 
     def hazard_on_floor(self) -> bool:
@@ -148,24 +160,23 @@ class Episode:
         return add(obj.pose.pos, quat_rotate(obj.pose.quat, obj.hazard_point))[2]
 
     def _launch(self, at_t0: bool) -> None:
-        for body in self.bodies.values():
-            obj = body.obj
+        for placed in self.objects.values():
+            obj = placed.obj
             if obj.launch_at_t0 != at_t0:
                 continue
             if obj.joint is None:
                 # A free joint's angular velocity is in the body's own frame.
-                q = obj.pose.quat
-                spin = quat_rotate((q[0], -q[1], -q[2], -q[3]), obj.ang_vel)
-                body.entity.set_dofs_velocity(np.asarray([*obj.lin_vel, *spin]))
+                spin = rotate_into(obj.pose.quat, obj.ang_vel)
+                placed.entity.set_dofs_velocity(np.asarray([*obj.lin_vel, *spin]))
             else:
                 rate = sum(a * w for a, w in zip(obj.joint.axis, obj.ang_vel, strict=True))
-                body.entity.set_dofs_velocity(np.asarray([rate]))
+                placed.entity.set_dofs_velocity(np.asarray([rate]))
 
     def _stand(self, tick: int) -> None:
         """One control tick of the G1 standing under its controller (zero command)."""
         if self.stand is None:
             raise RuntimeError("an episode with the G1 needs its standing controller")
-        self.body.apply(self.stand(self.body.state(tick, tick * CONTROL_PERIOD)))
+        self.g1.apply(self.stand(self.g1.state(tick, tick * CONTROL_PERIOD)))
 
     def run(self, on_frame: Callable[[], None] | None = None) -> GroundTruth:
         """Play from rest to the horizon: frames in the window, freeze, unobserved roll-out.
@@ -176,7 +187,7 @@ class Episode:
         window = self.window
         t0_step = round(timing.t0 / DT)
         frame_steps = {t0_step + round(t / DT): t for t in self.settings.frame_times(window)}
-        freeze_step = t0_step + round(window / DT)
+        freeze_step = freeze_step_of(self.spec, self.settings)
         end_step = t0_step + round(timing.horizon / DT)
         samples: list[tuple[float, Vec3, Vec3, float]] = []
         poses: list[tuple[Vec3, Quat]] = []
@@ -186,7 +197,7 @@ class Episode:
         obj = self.hazard.obj
         self._launch(at_t0=False)
         previous = self.hazard_pose()
-        tick_starts = _tick_starts(freeze_step) if self.body is not None else {}
+        tick_starts = _tick_starts(freeze_step) if self.g1 is not None else {}
         for step in range(end_step + 1):
             if step in tick_starts:
                 self._stand(tick_starts[step])
@@ -219,8 +230,8 @@ class Episode:
                 started = time.perf_counter()
                 for name, camera in self.cameras.items():
                     self.frames[(name, t)] = _np(camera.render(rgb=True)[0]).copy()
-                if self.body is not None:
-                    self.body_states[t] = self.body.state(0, t)
+                if self.g1 is not None:
+                    self.g1_states[t] = self.g1.state(0, t)
                 self.seconds["render"] += time.perf_counter() - started
                 if on_frame is not None:
                     on_frame()
@@ -230,8 +241,8 @@ class Episode:
                 # Restoring at once clears solver caches, so this line and any branch from
                 # the freeze (the spine's execution) continue bit-identically.
                 self.scene.reset(self.freeze_state)
-                if self.body is not None:
-                    self.body.step_aside()  # ground truth: where the object goes untouched
+                if self.g1 is not None:
+                    self.g1.step_aside()  # ground truth: where the object goes untouched
             previous = self.hazard_pose()
             if step < end_step:
                 started = time.perf_counter()
@@ -258,16 +269,26 @@ class Episode:
     def obstacles(self) -> list[Obstacle]:
         """The furniture and every object but the hazard, where they are now."""
         out = furniture_obstacles(self.spec)
-        for name, body in self.bodies.items():
+        for name, placed in self.objects.items():
             if name == self.spec.primary_hazard:
                 continue
-            lo, hi = _np(body.entity.get_AABB()).tolist()
+            lo, hi = _np(placed.entity.get_AABB()).tolist()
             out.append(obstacle(name, lo, hi))
         return out
 
 
 LANDED_SHARE = 0.25  # of its starting height: a standing object has fallen over
 MIN_LANDING_DROP = 0.1  # m: a hazard point starting lower than this cannot fall over
+
+
+def freeze_step_of(spec: SceneSpec, settings: RenderSettings) -> int:
+    """The physics step (from the scene's start) at which the scene freezes."""
+    return round(spec.timing.t0 / DT) + round(settings.window_of(spec) / DT)
+
+
+def standing_ticks(spec: SceneSpec, settings: RenderSettings) -> int:
+    """How many control ticks the G1 stands under its controller before the freeze."""
+    return len(_tick_starts(freeze_step_of(spec, settings)))
 
 
 def _tick_starts(last_step: int) -> dict[int, int]:
@@ -373,7 +394,7 @@ class Simulator:
             ),
             material=coarse,
         )
-        bodies: dict[str, _Body] = {}
+        objects: dict[str, _Placed] = {}
         for obj in spec.objects:
             solref = (CONTACT_TIMECONST, object_dampratio(obj.restitution))
             text, pos, quat = object_document(obj, solref)
@@ -382,12 +403,12 @@ class Simulator:
                 material=coarse,
             )
             if obj.joint is None:
-                bodies[obj.id] = _Body(obj, entity, obj.hazard_point)
+                objects[obj.id] = _Placed(obj, entity, obj.hazard_point)
             else:
                 # The body frame sits on the joint anchor, aligned with the world at rest.
                 origin = sub(obj.pose.pos, obj.joint.anchor)
                 offset = add(origin, quat_rotate(obj.pose.quat, obj.hazard_point))
-                bodies[obj.id] = _Body(obj, entity, offset, origin, obj.pose.quat)
+                objects[obj.id] = _Placed(obj, entity, offset, origin, obj.pose.quat)
         robot = None
         if stand is not None:
             from reacthuman.sim.body import add_g1
@@ -410,15 +431,13 @@ class Simulator:
             c[2] for c in box_corners(hazard.pose.pos, hazard.shape.size, hazard.pose.quat)
         )
         on_floor = lowest < 0.01
-        body = None
+        g1 = None
         if robot is not None:
             from reacthuman.sim.body import G1Body
 
-            body = G1Body(robot)
-            body.stand_up()
-        return Episode(
-            spec, settings, scene, floor, bodies, cameras, on_floor, body=body, stand=stand
-        )
+            g1 = G1Body(robot)
+            g1.stand_up()
+        return Episode(spec, settings, scene, floor, objects, cameras, on_floor, g1=g1, stand=stand)
 
     def destroy(self, episode: Episode) -> None:
         """Free a scene. Genesis forces a full garbage collection inside ``Scene.destroy`` (a
@@ -431,7 +450,7 @@ class Simulator:
             episode.scene.destroy()
             return
         forced = gc.collect
-        gc.collect = lambda *_args, **_kwargs: 0  # type: ignore[assignment]
+        gc.collect = lambda *_args, **_kwargs: 0
         try:
             episode.scene.destroy()
         finally:

@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
+from reacthuman.scenes.geometry import Vec3
 from reacthuman.scenes.spec import SceneObject
 from reacthuman.sim.body import GRASP_MAX_MASS
 from reacthuman.sim.episode import Episode
 from reacthuman.sim.settings import DT
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, JointState, tick_time, ticks_in
 from reacthuman.spine.outcome import ExecutionOutcome, OutcomeJudge
+from reacthuman.spine.standin import KinematicStandIn
 
 STEPS_PER_TICK = CONTROL_PERIOD / DT  # 4.8
 
@@ -42,12 +44,16 @@ def kinematic_readback(command: JointCommand) -> JointState:
     return JointState(after, tick_time(after), command.names, command.positions)
 
 
-def initial_state(episode: Episode, controller: Any) -> JointState:
+def initial_state(episode: Episode, controller: object) -> JointState:
     """The body's state at the freeze: the G1's as simulated, or the stand-in's own."""
-    if episode.body is None:
+    if episode.g1 is None:
+        if not isinstance(controller, KinematicStandIn):
+            raise ValueError(
+                f"a scene without the G1 runs the kinematic stand-in, not {controller}"
+            )
         return controller.initial_state()
     episode.scene.reset(episode.freeze_state)
-    return episode.body.state(0, 0.0)
+    return episode.g1.state(0, 0.0)
 
 
 def graspable(obj: SceneObject) -> bool:
@@ -60,14 +66,14 @@ def graspable(obj: SceneObject) -> bool:
 
 
 def touch(
-    body: Any, entity: Any, scene: Any, closing: Collection[str], may_hold: bool
+    g1: Any, entity: Any, scene: Any, closing: Collection[str], may_hold: bool
 ) -> dict[str, float]:
     """This step's contact forces between the object and the robot, per part. A hand in
     ``closing`` that meets it closes on it (``sim.body.G1Body.grasp``), unless the judge says
     it may no longer be held."""
-    forces, hand_link = body.touches(entity)
-    if hand_link is not None and may_hold and body.hand_side[hand_link] in closing:
-        body.grasp(hand_link, entity, scene)
+    forces, hand_link = g1.touches(entity)
+    if hand_link is not None and may_hold and g1.hand_side[hand_link] in closing:
+        g1.grasp(hand_link, entity, scene)
     return forces
 
 
@@ -86,9 +92,9 @@ def execute(
     plan holds out (``reaching``: "left_hand", "right_hand", ``brain.classify.reaching_hands``)
     that meets an object it can hold closes on it (``touch``)."""
     episode.scene.reset(episode.freeze_state)
-    body = episode.body
+    g1 = episode.g1
     hazard = episode.hazard
-    closing = set(reaching) if body is not None and graspable(hazard.obj) else set()
+    closing = set(reaching) if g1 is not None and graspable(hazard.obj) else set()
     state = initial
     step = 0
     previous = episode.hazard_point()
@@ -96,35 +102,37 @@ def execute(
         command = command_for(state)
         if command.tick != state.tick:
             raise LockStepError(f"tick {state.tick} was answered with a command for {command.tick}")
-        if body is not None:
-            body.apply(command)
+        if g1 is not None:
+            g1.apply(command)
         for _ in range(steps_of_tick(tick)):
             episode.scene.step()
             step += 1
             point = episode.hazard_point()
-            velocity = tuple((point[i] - previous[i]) / DT for i in range(3))
+            velocity: Vec3 = (
+                (point[0] - previous[0]) / DT,
+                (point[1] - previous[1]) / DT,
+                (point[2] - previous[2]) / DT,
+            )
             previous = point
             on_floor = episode.hazard_landed()
-            if body is None:
-                judge.observe(step * DT, point, velocity, on_floor, command)  # type: ignore[arg-type]
+            if g1 is None:
+                judge.observe(step * DT, point, velocity, on_floor, command)
                 continue
-            forces = touch(body, hazard.entity, episode.scene, closing, judge.may_hold())
-            base, _quat = body.base()
+            forces = touch(g1, hazard.entity, episode.scene, closing, judge.may_hold())
+            base, _quat = g1.base()
             judge.observe_contacts(
                 step * DT,
                 point,
                 velocity,
                 on_floor,
-                body.hand_points(),
+                g1.hand_points(),
                 base,
                 forces,
-                DT,  # type: ignore[arg-type]
+                DT,
             )
         judge.ticks += 1
         if on_tick is not None:
             on_tick(command, step * DT)
         after = tick + 1
-        state = (
-            body.state(after, tick_time(after)) if body is not None else kinematic_readback(command)
-        )
+        state = g1.state(after, tick_time(after)) if g1 is not None else kinematic_readback(command)
     return judge.outcome()

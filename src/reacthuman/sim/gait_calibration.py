@@ -98,7 +98,7 @@ def measure(
                 gait = Gait(
                     command=command,
                     duration=duration,
-                    arms=arms,  # type: ignore[arg-type]
+                    arms=arms,
                     path=_path(trial),
                     fell=trial.fell,
                 )

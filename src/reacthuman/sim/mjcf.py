@@ -11,8 +11,8 @@ separate slab (``floor_document``).
 from __future__ import annotations
 
 import math
+import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from xml.sax.saxutils import quoteattr
 
 from reacthuman.scenes.geometry import Quat, Vec3, add, quat_mul, quat_rotate, sub
 from reacthuman.scenes.kinematics import principal_inertia
@@ -21,8 +21,8 @@ from reacthuman.sim.visuals import Part, parts, shade
 
 WALL = 0.1  # m, wall and ceiling thickness
 WALL_FRICTION = 0.1  # ladder_slip designs for this (PAINTED_WALL_FRICTION)
-VISUAL = 'contype="0" conaffinity="0" group="1"'
-HIDDEN_COLLISION = 'group="3"'
+VISUAL = {"contype": "0", "conaffinity": "0", "group": "1"}
+HIDDEN_COLLISION = {"group": "3"}
 
 
 def _f(x: float) -> str:
@@ -37,27 +37,48 @@ def _rgba(color: Sequence[float]) -> str:
     return _v((*color, 1.0))
 
 
-def _geom(kind: str, pos: Vec3, size: Vec3, quat: Quat, extra: str) -> str:
-    """A geom from full extents (MJCF sizes are half extents; cylinders radius, half height)."""
+def _friction(sliding: float) -> str:
+    """MJCF's friction triple: ``sliding``, then the torsional and rolling coefficients."""
+    return f"{_f(sliding)} 0.005 0.0001"
+
+
+def _document(name: str) -> tuple[ET.Element, ET.Element]:
+    """A ``<mujoco>`` document holding one body called ``name``: (document, body)."""
+    document = ET.Element("mujoco", model=name)
+    body = ET.SubElement(ET.SubElement(document, "worldbody"), "body", name=name)
+    return document, body
+
+
+def _text(document: ET.Element) -> str:
+    return ET.tostring(document, encoding="unicode")
+
+
+def _geom(
+    body: ET.Element, kind: str, pos: Vec3, size: Vec3, quat: Quat, extra: dict[str, str]
+) -> ET.Element:
+    """A geom in ``body`` from full extents (MJCF sizes are half extents; cylinders radius,
+    half height)."""
+    half: tuple[float, ...]
     if kind == "box":
         half = (size[0] / 2, size[1] / 2, size[2] / 2)
     elif kind == "sphere":
         half = (size[0] / 2,)
     else:
         half = (size[0] / 2, size[2] / 2)
-    return f'<geom type="{kind}" pos="{_v(pos)}" quat="{_v(quat)}" size="{_v(half)}" {extra}/>'
+    attributes = {"type": kind, "pos": _v(pos), "quat": _v(quat), "size": _v(half), **extra}
+    return ET.SubElement(body, "geom", attributes)
 
 
-def _part(part: Part, origin: Vec3 = (0.0, 0.0, 0.0), frame: Quat = (1.0, 0.0, 0.0, 0.0)) -> str:
+def _part(
+    body: ET.Element,
+    part: Part,
+    origin: Vec3 = (0.0, 0.0, 0.0),
+    frame: Quat = (1.0, 0.0, 0.0, 0.0),
+) -> ET.Element:
     """A visual part placed in a parent frame (``frame`` rotation, then ``origin`` offset)."""
     pos = add(origin, quat_rotate(frame, part.pos))
-    return _geom(
-        part.kind,
-        pos,
-        part.size,
-        quat_mul(frame, part.quat),
-        f'{VISUAL} rgba="{_rgba(part.color)}"',
-    )
+    extra = {**VISUAL, "rgba": _rgba(part.color)}
+    return _geom(body, part.kind, pos, part.size, quat_mul(frame, part.quat), extra)
 
 
 def inertia(obj: SceneObject) -> Vec3:
@@ -72,43 +93,48 @@ def object_document(obj: SceneObject, solref: tuple[float, float]) -> tuple[str,
     the joint anchor, aligned with the world, and its geoms carry the object's pose.
     """
     looks = parts(obj.visual_model, obj.shape.size, obj.color)
-    friction = f'friction="{_f(obj.friction)} 0.005 0.0001"'
-    contact = f'solref="{_f(solref[0])} {_f(solref[1])}"'
-    collision_extra = f'{HIDDEN_COLLISION} {friction} {contact} rgba="1 0 1 1"'
+    document, body = _document(obj.id)
     if obj.joint is None:
         origin: Vec3 = (0.0, 0.0, 0.0)
         frame: Quat = (1.0, 0.0, 0.0, 0.0)
-        joint = "<freejoint/>"
+        ET.SubElement(body, "freejoint")
         entity_pos, entity_quat = obj.pose.pos, obj.pose.quat
     else:
         origin = sub(obj.pose.pos, obj.joint.anchor)
         frame = obj.pose.quat
-        joint = (
-            f'<joint name="{obj.id}_joint" type="hinge" pos="0 0 0" '
-            f'axis="{_v(obj.joint.axis)}" damping="{_f(obj.joint.damping)}"/>'
-        )
+        hinge = {
+            "name": f"{obj.id}_joint",
+            "type": "hinge",
+            "pos": "0 0 0",
+            "axis": _v(obj.joint.axis),
+            "damping": _f(obj.joint.damping),
+        }
+        ET.SubElement(body, "joint", hinge)
         entity_pos, entity_quat = obj.joint.anchor, (1.0, 0.0, 0.0, 0.0)
     ixx, iyy, izz = inertia(obj)
     # The inertia frame is the object's own; MJCF's inertial quat rotates it into the body.
-    body = [
-        joint,
-        f'<inertial pos="{_v(origin)}" quat="{_v(frame)}" mass="{_f(obj.mass_kg)}" '
-        f'diaginertia="{_v((ixx, iyy, izz))}"/>',
-        _geom(obj.shape.kind.value, origin, obj.shape.size, frame, collision_extra),
-        *(_part(p, origin, frame) for p in looks),
-    ]
+    inertial = {
+        "pos": _v(origin),
+        "quat": _v(frame),
+        "mass": _f(obj.mass_kg),
+        "diaginertia": _v((ixx, iyy, izz)),
+    }
+    ET.SubElement(body, "inertial", inertial)
+    collision = {
+        **HIDDEN_COLLISION,
+        "friction": _friction(obj.friction),
+        "solref": _v(solref),
+        "rgba": "1 0 1 1",
+    }
+    _geom(body, obj.shape.kind.value, origin, obj.shape.size, frame, collision)
+    for p in looks:
+        _part(body, p, origin, frame)
     if obj.joint is not None and obj.joint.kind == "pendulum":
         # The rope: a thin visual rod from the pivot to the object's top.
         top = add(origin, quat_rotate(frame, (0.0, 0.0, obj.shape.size[2] / 2)))
-        body.append(
-            f'<geom type="cylinder" fromto="0 0 0 {_v(top)}" size="0.006" {VISUAL} '
-            'rgba="0.25 0.22 0.2 1"/>'
-        )
-    text = (
-        f"<mujoco model={quoteattr(obj.id)}><worldbody><body name={quoteattr(obj.id)}>"
-        + "".join(body)
-        + "</body></worldbody></mujoco>"
-    )
+        rope = {"type": "cylinder", "fromto": f"0 0 0 {_v(top)}", "size": "0.006", **VISUAL}
+        ET.SubElement(body, "geom", {**rope, "rgba": "0.25 0.22 0.2 1"})
+    text = _text(document)
     return text, entity_pos, entity_quat
 
 
@@ -118,8 +144,9 @@ def object_document(obj: SceneObject, solref: tuple[float, float]) -> tuple[str,
 def _furniture_parts(piece: Furniture) -> list[Part]:
     """Solid parts of a piece in its own frame (they collide and are seen)."""
     sx, sy, sz = piece.size
-    c = tuple(piece.color)
+    c = piece.color
     out: list[Part] = []
+    dy: float  # an int for the table's legs, a float elsewhere
     if piece.kind in (FurnitureKind.table, FurnitureKind.stool):
         top = 0.04 if piece.kind is FurnitureKind.table else 0.05
         leg = 0.05 if piece.kind is FurnitureKind.table else 0.04
@@ -179,8 +206,8 @@ def _furniture_parts(piece: Furniture) -> list[Part]:
         thick = 0.03
         q = (math.cos(-angle / 2), 0.0, math.sin(-angle / 2), 0.0)
         normal = (-math.sin(angle), 0.0, math.cos(angle))
-        center = tuple(-normal[i] * thick / 2 for i in range(3))
-        out.append(Part("box", center, (length, sy, thick), c, q))  # type: ignore[arg-type]
+        center = (-normal[0] * thick / 2, -normal[1] * thick / 2, -normal[2] * thick / 2)
+        out.append(Part("box", center, (length, sy, thick), c, q))
         out.append(Part("box", (sx / 2 - 0.02, 0, 0), (0.04, sy, sz), shade(c, 0.8)))  # prop
     else:  # door posts, ceiling mounts, platforms: plain solids
         out.append(Part("box", (0, 0, 0), (sx, sy, sz), c))
@@ -199,92 +226,57 @@ def floor_document(spec: SceneSpec, solref: tuple[float, float]) -> str:
     """
     sx, sy, _height = spec.room.size
     size = (sx + 2 * WALL, sy + 2 * WALL, FLOOR_DEPTH)
-    extra = (
-        f'{HIDDEN_COLLISION} friction="{_f(spec.room.floor_friction)} 0.005 0.0001" '
-        f'solref="{_f(solref[0])} {_f(solref[1])}" rgba="0.5 0.5 0.5 1"'
-    )
-    slab = _geom("box", (0.0, 0.0, -FLOOR_DEPTH / 2.0), size, (1.0, 0.0, 0.0, 0.0), extra)
-    return f'<mujoco model="floor"><worldbody><body name="floor">{slab}</body></worldbody></mujoco>'
+    extra = {
+        **HIDDEN_COLLISION,
+        "friction": _friction(spec.room.floor_friction),
+        "solref": _v(solref),
+        "rgba": "0.5 0.5 0.5 1",
+    }
+    document, body = _document("floor")
+    _geom(body, "box", (0.0, 0.0, -FLOOR_DEPTH / 2.0), size, (1.0, 0.0, 0.0, 0.0), extra)
+    return _text(document)
 
 
 def world_document(spec: SceneSpec, solref: tuple[float, float]) -> str:
     """Walls, ceiling, floor colour and furniture, welded to the world. The robot is the G1,
     added by the simulator (``sim.body``); no stand-in figure is drawn."""
     sx, sy, height = spec.room.size
-    contact = f'solref="{_f(solref[0])} {_f(solref[1])}"'
+    document, body = _document("room")
     # Painted walls are slippery (a ladder's top slides down them: ladder_slip's design).
-    wall = f'{contact} friction="{_f(WALL_FRICTION)} 0.005 0.0001"'
+    wall = {"solref": _v(solref), "friction": _friction(WALL_FRICTION)}
     wall_color = _rgba(spec.room.wall_color)
-    geoms = [
-        # The floor's colour (the collision floor is Genesis's plane); just below z = 0.
-        _geom(
-            "box",
-            (0, 0, -0.0105),
-            (sx + 2 * WALL, sy + 2 * WALL, 0.02),
-            (1, 0, 0, 0),
-            f'{VISUAL} rgba="{_rgba(spec.room.floor_color)}"',
-        ),
-        _geom(
-            "box",
-            (0, 0, height + WALL / 2),
-            (sx + 2 * WALL, sy + 2 * WALL, WALL),
-            (1, 0, 0, 0),
-            f'{wall} rgba="{_rgba(shade(spec.room.wall_color, 1.05))}"',
-        ),
-    ]
+    skirting = {**VISUAL, "rgba": "0.9 0.9 0.88 1"}
+    level = (1, 0, 0, 0)
+    # The floor's colour (the collision floor is floor_document's slab); just below z = 0.
+    span = (sx + 2 * WALL, sy + 2 * WALL)
+    floor = {**VISUAL, "rgba": _rgba(spec.room.floor_color)}
+    _geom(body, "box", (0, 0, -0.0105), (*span, 0.02), level, floor)
+    ceiling = {**wall, "rgba": _rgba(shade(spec.room.wall_color, 1.05))}
+    _geom(body, "box", (0, 0, height + WALL / 2), (*span, WALL), level, ceiling)
     for sign in (-1, 1):
-        geoms.append(
-            _geom(
-                "box",
-                (sign * (sx / 2 + WALL / 2), 0, height / 2),
-                (WALL, sy + 2 * WALL, height),
-                (1, 0, 0, 0),
-                f'{wall} rgba="{wall_color}"',
-            )
+        _geom(
+            body,
+            "box",
+            (sign * (sx / 2 + WALL / 2), 0, height / 2),
+            (WALL, sy + 2 * WALL, height),
+            level,
+            {**wall, "rgba": wall_color},
         )
-        geoms.append(
-            _geom(
-                "box",
-                (0, sign * (sy / 2 + WALL / 2), height / 2),
-                (sx, WALL, height),
-                (1, 0, 0, 0),
-                f'{wall} rgba="{_rgba(shade(spec.room.wall_color, 0.95))}"',
-            )
+        _geom(
+            body,
+            "box",
+            (0, sign * (sy / 2 + WALL / 2), height / 2),
+            (sx, WALL, height),
+            level,
+            {**wall, "rgba": _rgba(shade(spec.room.wall_color, 0.95))},
         )
         # Skirting boards make the floor's edge readable in the images.
-        geoms.append(
-            _geom(
-                "box",
-                (sign * (sx / 2 - 0.005), 0, 0.04),
-                (0.01, sy, 0.08),
-                (1, 0, 0, 0),
-                f'{VISUAL} rgba="0.9 0.9 0.88 1"',
-            )
-        )
-        geoms.append(
-            _geom(
-                "box",
-                (0, sign * (sy / 2 - 0.005), 0.04),
-                (sx, 0.01, 0.08),
-                (1, 0, 0, 0),
-                f'{VISUAL} rgba="0.9 0.9 0.88 1"',
-            )
-        )
+        _geom(body, "box", (sign * (sx / 2 - 0.005), 0, 0.04), (0.01, sy, 0.08), level, skirting)
+        _geom(body, "box", (0, sign * (sy / 2 - 0.005), 0.04), (sx, 0.01, 0.08), level, skirting)
     for piece in spec.furniture:
-        friction = f'friction="{_f(piece.friction)} 0.005 0.0001" {contact}'
+        contact = {"friction": _friction(piece.friction), "solref": _v(solref)}
         for part in _furniture_parts(piece):
             pos = add(piece.pose.pos, quat_rotate(piece.pose.quat, part.pos))
-            geoms.append(
-                _geom(
-                    part.kind,
-                    pos,
-                    part.size,
-                    quat_mul(piece.pose.quat, part.quat),
-                    f'{friction} rgba="{_rgba(part.color)}"',
-                )
-            )
-    return (
-        '<mujoco model="room"><worldbody><body name="room">'
-        + "".join(geoms)
-        + "</body></worldbody></mujoco>"
-    )
+            quat = quat_mul(piece.pose.quat, part.quat)
+            _geom(body, part.kind, pos, part.size, quat, {**contact, "rgba": _rgba(part.color)})
+    return _text(document)

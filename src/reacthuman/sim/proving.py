@@ -59,7 +59,7 @@ class ProvingGround:
         gs = genesis()
         self.scene = gs.Scene(sim_options=gs.options.SimOptions(dt=DT), show_viewer=False)
         self.scene.add_entity(gs.morphs.Plane())
-        self.body = G1Body(add_g1(self.scene, gs, (0.0, 0.0, 0.0), 0.0))
+        self.g1 = G1Body(add_g1(self.scene, gs, (0.0, 0.0, 0.0), 0.0))
         self.scene.build()
         self.start = self.scene.get_state()
 
@@ -79,7 +79,7 @@ class ProvingGround:
         gait clock by hand). ``push`` (s after the start, m/s): the pelvis is given that
         velocity then, as a shove would."""
         self.scene.reset(self.start)
-        self.body.stand_up()
+        self.g1.stand_up()
         waiting = getattr(controller, "wait", None)
         if waiting is not None:
             waiting((0.0, 0.0, 0.0), 0.0)
@@ -95,13 +95,13 @@ class ProvingGround:
         for tick in range(ticks_in(seconds)):
             if tick == shove:
                 velocity = np.asarray(push[1], dtype=float)  # type: ignore[index]
-                self.body.entity.set_dofs_velocity(velocity, dofs_idx_local=[0, 1, 2])
+                self.g1.entity.set_dofs_velocity(velocity, dofs_idx_local=[0, 1, 2])
             control_s, physics_s = self._tick(controller, tick)
             out.control_s += control_s
             out.physics_s += physics_s
-            pos, quat = self.body.base()
+            pos, quat = self.g1.base()
             out.base.append(pos)
-            out.hands.append(self.body.hand_points())
+            out.hands.append(self.g1.hand_points())
             out.yaw.append(quat_yaw(quat))
         out.wall_s = time.perf_counter() - started
         return out
@@ -109,9 +109,9 @@ class ProvingGround:
     def _tick(self, controller: Any, tick: int) -> tuple[float, float]:
         """One control tick: the controller's command, then its physics steps; the seconds
         each took."""
-        state = self.body.state(tick, tick_time(tick))
+        state = self.g1.state(tick, tick_time(tick))
         t = time.perf_counter()
-        self.body.apply(controller.command(state))
+        self.g1.apply(controller.command(state))
         control_s = time.perf_counter() - t
         t = time.perf_counter()
         for _ in range(steps_of_tick(tick)):

@@ -103,7 +103,7 @@ def group_rejection_reasons(specs: Sequence[SceneSpec], truths: Sequence[GroundT
         if not rising or speeds[-1] < MIN_SPEED_RATIO * speeds[0]:  # type: ignore[operator]
             reasons.append(
                 f"measured arrival speeds do not rise with the band by x{MIN_SPEED_RATIO:g}: "
-                + ", ".join(f"{v:.2f}" for v in speeds)  # type: ignore[union-attr]
+                + ", ".join(f"{v:.2f}" for v in speeds)
             )
     return reasons
 

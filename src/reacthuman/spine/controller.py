@@ -18,9 +18,6 @@ class Controller(Protocol):
         """Begin an execution: ``plan`` is None when the decision had no usable plan (R1),
         and the robot then stands where it is."""
 
-    def initial_state(self) -> JointState:
-        """The body's joint state at the freeze, before the first command."""
-
     def command(self, state: JointState) -> JointCommand:
         """The command for the tick that ``state`` opens."""
 

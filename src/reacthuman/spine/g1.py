@@ -10,7 +10,7 @@ so that a catch is a real contact with the hand.
 from __future__ import annotations
 
 import functools
-import re
+import xml.etree.ElementTree as ET
 from importlib import resources
 from pathlib import Path
 
@@ -88,21 +88,26 @@ def g1_document() -> str:
     """Menagerie's g1.xml, adapted for a benchmark scene (module docstring): the pelvis at
     the entity's position."""
     folder = g1_folder()
-    text = (folder / "g1.xml").read_text()
-    text = text.replace('meshdir="assets"', f'meshdir="{folder / "assets"}"')
-    text = re.sub(r"\s*<light [^>]*/>", "", text)
+    root = ET.parse(folder / "g1.xml").getroot()
+    for compiler in root.iter("compiler"):
+        if compiler.get("meshdir") == "assets":
+            compiler.set("meshdir", str(folder / "assets"))
+    for parent in root.iter():
+        for child in parent.findall("light") + parent.findall("keyframe"):
+            parent.remove(child)
     # The pelvis sits where the entity is placed (upstream it is 0.793 m above the origin,
     # which Genesis would add to the entity's position).
-    pelvis = '<body name="pelvis" pos="0 0 0.793"'
-    if pelvis not in text:
+    pelvis = root.find(".//body[@name='pelvis']")
+    if pelvis is None or pelvis.get("pos") != "0 0 0.793":
         raise BodyMissing("g1.xml has no pelvis at 0.793 m: unexpected model version")
-    text = text.replace(pelvis, '<body name="pelvis" pos="0 0 0"')
-    text = re.sub(r"\s*<keyframe>.*?</keyframe>", "", text, flags=re.S)
-    for side in ("left", "right"):
-        pattern = re.compile(rf'(\s*)(<geom [^>]*class="visual" mesh="{side}_rubber_hand"/>)')
-        match = pattern.search(text)
-        if match is None:
+    pelvis.set("pos", "0 0 0")
+    parents = {child: parent for parent in root.iter() for child in parent}
+    for side in ("left", "right"):  # the rubber hands also collide (they catch)
+        hand = root.find(f".//geom[@class='visual'][@mesh='{side}_rubber_hand']")
+        if hand is None:
             raise BodyMissing(f"g1.xml has no {side}_rubber_hand geom: unexpected model version")
-        collision = match.group(2).replace('class="visual"', 'class="collision"')
-        text = text[: match.end()] + match.group(1) + collision + text[match.end() :]
-    return text
+        body = parents[hand]
+        collision = ET.Element("geom", {**hand.attrib, "class": "collision"})
+        collision.tail = hand.tail
+        body.insert(list(body).index(hand) + 1, collision)
+    return ET.tostring(root, encoding="unicode")

@@ -115,8 +115,8 @@ class G1Controller:
     def gains(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """PD gains of the 29 joints for the current execution: the policy's on the legs, the
         spine's on the waist and arms (stiffer on the arms while they track keyframes). They
-        depend only on the policy and the plan, so the simulator's side of the ROS graph
-        derives them from the plan instead of receiving them every tick."""
+        depend only on the policy and the plan: the spine node publishes them once per
+        execution (``contract.GainsMessage``), not with every tick's targets."""
         return self._gains
 
     def _plan_gains(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -137,7 +137,7 @@ class G1Controller:
         plan = self.plan
         if plan is None or t >= plan.walking_duration:
             return (0.0, 0.0, 0.0)
-        return plan.walking_cmd  # type: ignore[return-value]
+        return plan.walking_cmd
 
     def command(self, state: JointState) -> JointCommand:
         t = tick_time(state.tick)

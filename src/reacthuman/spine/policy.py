@@ -1,7 +1,7 @@
 """Pre-trained G1 walking policies: the spine's legs.
 
 Two policies are supported, each with the observation built exactly as it was trained
-(../shared/g1/README.md):
+(docs/spine.md):
 
 * ``holosoma`` (default): holosoma-inference's 29-DoF G1 locomotion policy, ONNX run with
   onnxruntime. The files come out of the pinned wheel during set-up (``scripts/setup.sh``);

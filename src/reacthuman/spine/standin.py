@@ -105,5 +105,5 @@ class KinematicStandIn:
             t=t,
             names=STANDIN_JOINTS,
             positions=self.pose_at(t),
-            walking_cmd=walking,  # type: ignore[arg-type]
+            walking_cmd=walking,
         )

@@ -11,6 +11,7 @@ import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from reacthuman.scenes.geometry import quat_rpy
 from reacthuman.spine.g1 import g1_document
 
 
@@ -18,18 +19,17 @@ def _floats(text: str | None, default: tuple[float, ...]) -> tuple[float, ...]:
     return tuple(float(v) for v in text.split()) if text else default
 
 
-def _rpy(quat: tuple[float, ...]) -> tuple[float, float, float]:
-    """Roll, pitch, yaw of a (w, x, y, z) quaternion."""
-    w, x, y, z = quat
-    roll = math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
-    pitch = math.asin(max(-1.0, min(1.0, 2 * (w * y - z * x))))
-    yaw = math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
-    return roll, pitch, yaw
+def _attr(element: ET.Element, key: str) -> str:
+    """An attribute the G1 MJCF always sets (names of bodies, hinges and materials)."""
+    value = element.get(key)
+    assert value is not None, f"<{element.tag}> without {key}"
+    return value
 
 
 def _origin(parent: ET.Element, element: ET.Element) -> None:
     pos = _floats(element.get("pos"), (0.0, 0.0, 0.0))
-    rpy = _rpy(_floats(element.get("quat"), (1.0, 0.0, 0.0, 0.0)))
+    w, x, y, z = _floats(element.get("quat"), (1.0, 0.0, 0.0, 0.0))
+    rpy = quat_rpy((w, x, y, z))
     ET.SubElement(
         parent,
         "origin",
@@ -41,28 +41,31 @@ def _origin(parent: ET.Element, element: ET.Element) -> None:
 @functools.cache
 def g1_urdf() -> str:
     root = ET.fromstring(g1_document())
-    meshdir = Path(root.find("compiler").get("meshdir"))  # type: ignore[union-attr]
+    compiler = root.find("compiler")
+    assert compiler is not None
+    meshdir = Path(_attr(compiler, "meshdir"))
     meshes = {
         m.get("name") or Path(m.get("file", "")).stem: meshdir / m.get("file", "")
         for m in root.iter("mesh")
         if m.get("file")
     }
-    colours = {m.get("name"): m.get("rgba") for m in root.iter("material")}
+    colours = {_attr(m, "name"): _attr(m, "rgba") for m in root.iter("material")}
     robot = ET.Element("robot", name="unitree_g1")
     for name, rgba in colours.items():
         ET.SubElement(ET.SubElement(robot, "material", name=name), "color", rgba=rgba)
     ET.SubElement(robot, "link", name="base_link")
 
     def add(body: ET.Element, parent: str) -> None:
-        name = body.get("name")
+        name = _attr(body, "name")
         link = ET.SubElement(robot, "link", name=name)
         for geom in body.findall("geom"):
-            if geom.get("class") != "visual" or geom.get("mesh") not in meshes:
+            mesh = geom.get("mesh")
+            if geom.get("class") != "visual" or mesh not in meshes:
                 continue
             visual = ET.SubElement(link, "visual")
             _origin(visual, geom)
             geometry = ET.SubElement(visual, "geometry")
-            ET.SubElement(geometry, "mesh", filename=f"file://{meshes[geom.get('mesh')]}")
+            ET.SubElement(geometry, "mesh", filename=f"file://{meshes[mesh]}")
             ET.SubElement(visual, "material", name=geom.get("material", "metal"))
         hinge = body.find("joint")
         if parent == "base_link":
@@ -72,7 +75,7 @@ def g1_urdf() -> str:
             joint = ET.SubElement(robot, "joint", name=f"{name}_fixed", type="fixed")
             _origin(joint, body)
         else:
-            joint = ET.SubElement(robot, "joint", name=hinge.get("name"), type="revolute")
+            joint = ET.SubElement(robot, "joint", name=_attr(hinge, "name"), type="revolute")
             _origin(joint, body)
             ET.SubElement(joint, "axis", xyz=hinge.get("axis", "0 0 1"))
             low, high = _floats(hinge.get("range"), (-math.pi, math.pi))

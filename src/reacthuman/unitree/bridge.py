@@ -165,11 +165,11 @@ class G1Bridge:
         from reacthuman.sim.proving import ProvingGround
 
         self.ground = ProvingGround()
-        self.body = self.ground.body
+        self.g1 = self.ground.g1
         self.ground.scene.step()  # the first step compiles: not while a robot waits on it
         self.ground.scene.reset(self.ground.start)
-        self.body.stand_up()
-        self._held = self.body.base()
+        self.g1.stand_up()
+        self._held = self.g1.base()
         self._gantry_steps = round(gantry / DT)
         self._steps = 0
         self.lockstep = lockstep
@@ -184,24 +184,24 @@ class G1Bridge:
 
     def state_message(self, tick_ms: int) -> LowState_:
         """The body's LowState_ now, sealed."""
-        return crc.seal(lowstate_of(self.body.state(0, 0.0), tick_ms, BRIDGE_MODE_MACHINE))
+        return crc.seal(lowstate_of(self.g1.state(0, 0.0), tick_ms, BRIDGE_MODE_MACHINE))
 
     def _apply(self, msg: LowCmd_) -> None:
         command, extra = joint_command_of(msg)
         if extra:  # velocity targets or feed-forward torque: PD computed here per step
             self._torque = (command, msg)
             zeros = tuple(0.0 for _ in command.kp)
-            self.body.apply(
+            self.g1.apply(
                 JointCommand(0, 0.0, command.names, command.positions, (0, 0, 0), zeros, zeros)
             )
         else:
             self._torque = None
-            self.body.apply(command)
+            self.g1.apply(command)
 
     def _step(self) -> None:
         if self._torque is not None:
             command, msg = self._torque
-            entity, dofs = self.body.entity, self.body.dofs
+            entity, dofs = self.g1.entity, self.g1.dofs
             q = as_numpy(entity.get_dofs_position(dofs)).astype(float)
             dq = as_numpy(entity.get_dofs_velocity(dofs)).astype(float)
             motors = msg.motor_cmd[: len(G1_MOTOR_ORDER)]
@@ -214,7 +214,7 @@ class G1Bridge:
         self._steps += 1
         if self._steps <= self._gantry_steps:  # on the gantry: the pelvis held still
             pos, quat = self._held
-            entity = self.body.entity
+            entity = self.g1.entity
             entity.set_pos(np.asarray(pos), zero_velocity=False)
             entity.set_quat(np.asarray(quat), zero_velocity=False)
             entity.set_dofs_velocity(np.zeros(6), dofs_idx_local=list(range(6)))
@@ -305,7 +305,7 @@ class G1Bridge:
             publisher.join(timeout=1.0)
 
     def _note(self, tick_ms: int, msg: LowCmd_) -> None:
-        pos, _quat = self.body.base()
+        pos, _quat = self.g1.base()
         self.record.ticks.append(tick_ms)
         self.record.base.append(pos)
         self.record.damping.append(is_damping(msg))

@@ -12,6 +12,7 @@ are in test/test_unitree.py.
 from __future__ import annotations
 
 import struct
+from typing import TypeVar
 
 import fastcrc
 import numpy as np
@@ -68,7 +69,10 @@ def crc_of(msg: LowCmd_ | LowState_) -> int:
     return crc32_words(packed(msg)[:-4])
 
 
-def seal(msg: LowCmd_ | LowState_) -> LowCmd_ | LowState_:
+_Message = TypeVar("_Message", LowCmd_, LowState_)
+
+
+def seal(msg: _Message) -> _Message:
     """Set the message's ``crc``; returns it."""
     msg.crc = crc_of(msg)
     return msg

@@ -202,7 +202,7 @@ class Guard:
     max_target_speed: float = MAX_TARGET_SPEED
     pd_torque_factor: float = PD_TORQUE_FACTOR
     clock: Callable[[], float] = time.monotonic
-    log: Callable[[str], None] = print
+    log: Callable[[str], object] = print  # what it returns is ignored (rclpy's logger: a bool)
     mode: Mode = Mode.DISARMED
     reason: str = ""
     refused: int = 0
@@ -299,6 +299,7 @@ class Guard:
             if not fresh:
                 text = "arming refused: no recent LowState from the robot (is it on this network?)"
             else:
+                assert state is not None  # fresh: a state has arrived
                 self.mode, self.reason = Mode.ARMED, ""
                 self._start_q = [m.q for m in state.motor_state[: len(G1_MOTOR_ORDER)]]
                 self._last_q = list(self._start_q)
@@ -308,7 +309,7 @@ class Guard:
                 seen, self._seen = self._seen, None
                 text = f"armed at robot tick {state.tick}"
         self._event(text)
-        if fresh and seen is not None and answered_tick(seen) == state.tick:
+        if fresh and state is not None and seen is not None and answered_tick(seen) == state.tick:
             self.on_command(seen)  # the spine's answer to the state the robot is in
         return text
 

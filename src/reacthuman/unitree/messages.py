@@ -17,7 +17,7 @@ import cyclonedds.idl.annotations as annotate
 import cyclonedds.idl.types as types
 from cyclonedds.idl import IdlStruct
 
-from reacthuman.scenes.geometry import quat_rotate
+from reacthuman.scenes.geometry import quat_rpy, rotate_into
 from reacthuman.spine.command import JointState
 from reacthuman.unitree.motors import (
     G1_MOTOR_ORDER,
@@ -155,12 +155,8 @@ def lowstate_of(state: JointState, tick_ms: int, mode_machine: int) -> LowState_
     imu = msg.imu_state
     imu.quaternion = list(quat)
     imu.gyroscope = list(state.imu_gyro or (0.0, 0.0, 0.0))
-    imu.accelerometer = list(quat_rotate((w, -x, -y, -z), (0.0, 0.0, GRAVITY)))
-    imu.rpy = [
-        math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y)),
-        math.asin(max(-1.0, min(1.0, 2 * (w * y - z * x)))),
-        math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)),
-    ]
+    imu.accelerometer = list(rotate_into(quat, (0.0, 0.0, GRAVITY)))
+    imu.rpy = list(quat_rpy(quat))
     index = {name: i for i, name in enumerate(state.names)}
     motors = [
         MotorState_(mode=1, q=state.positions[index[n]], dq=state.velocities[index[n]])

@@ -82,7 +82,7 @@ class HardwareSpine:
         self,
         controller: Any,
         send: Callable[[LowCmd_], None],
-        log: Callable[[str], None] = print,
+        log: Callable[[str], object] = print,  # what it returns is ignored
         soft_start: float = SOFT_START,
         hold: bool = False,
         guard_armed: bool = True,

@@ -23,7 +23,7 @@ from reacthuman.scenes.geometry import (
 from reacthuman.scenes.kinematics import (
     DT,
     G,
-    Path,
+    MotionPath,
     Support,
     kinetic_energy,
     point_mass_path,
@@ -58,7 +58,7 @@ class Layout:
     furniture: list[Furniture]
     objects: list[SceneObject]
     primary: str
-    path: Path  # the primary hazard point, from t = 0 (the event start) to the horizon
+    path: MotionPath  # the primary hazard point, from t = 0 (the event start) to the horizon
     event_origin: Vec3  # where the close-up camera looks
     description: str  # the event in words, naming objects only by how they look
     front_wall: float | None = None  # the event needs the room's front wall at this x
@@ -143,7 +143,7 @@ class SampleContext:
             catalogue_name=obj.name,
             looks_like=obj.looks_like,
             visual_model=obj.visual.model,
-            color=color,  # type: ignore[arg-type]
+            color=color,
             role=role,
             adversarial=obj.adversarial,
             imitates=obj.imitates,
@@ -212,7 +212,7 @@ def furniture(
         kind=kind,
         pose=Pose(pos=center, quat=quat_from_yaw(yaw) if yaw else IDENTITY_QUAT),
         size=size,
-        color=tuple(color),  # type: ignore[arg-type]
+        color=tuple(color),
         friction=friction,
         steps=steps,
     )
@@ -342,8 +342,8 @@ def fly(
     start_t: float = 0.0,
     pos: Vec3 | None = None,
     vel: Vec3 | None = None,
-    path: Path | None = None,
-) -> Path:
+    path: MotionPath | None = None,
+) -> MotionPath:
     """The point-mass path of ``obj`` (see kinematics), by default from its start pose and velocity.
 
     Balls roll; everything else slides. ``half_height`` is how far the centre sits above a
@@ -397,11 +397,11 @@ def slide_down(
     length: float,
     *,
     supports: Sequence[Support] = (),
-    path: Path | None = None,
-) -> Path:
+    path: MotionPath | None = None,
+) -> MotionPath:
     """``obj`` slides from its start along a straight incline (unit vector ``down``) at a
     constant ``accel`` for ``length`` metres, then flies off its low end (see ``fly``)."""
-    path = path if path is not None else Path()
+    path = path if path is not None else MotionPath()
     t, s, v = (
         0.0 if not path.samples else path.end.t,
         0.0,
@@ -414,9 +414,10 @@ def slide_down(
         t += DT
         v = max(v + accel * DT, 0.0)
         s += v * DT
-    end = tuple(start[i] + s * down[i] for i in range(3))
+    end = (start[0] + s * down[0], start[1] + s * down[1], start[2] + s * down[2])
     first = len(path.samples)
-    fly(ctx, obj, supports, start_t=t, pos=end, vel=tuple(v * d for d in down), path=path)
+    vel = (v * down[0], v * down[1], v * down[2])
+    fly(ctx, obj, supports, start_t=t, pos=end, vel=vel, path=path)
     for sample in path.samples[first:]:  # no spin in flight: it slid off
         sample.energy = 0.5 * obj.mass_kg * sum(c * c for c in sample.vel)
     return path
@@ -449,7 +450,7 @@ def topple(
     *,
     base_z: float = 0.0,
     release: float | None = None,
-) -> tuple[SceneObject, Path]:
+) -> tuple[SceneObject, MotionPath]:
     """A tall object standing on its front bottom edge at (``pivot_x``, ``base_z``), tilted
     toward the observer (-x).
 
@@ -476,7 +477,7 @@ def topple(
     )
     placed = placed.model_copy(update={"hazard_point": (-depth / 2.0, 0.0, height / 2.0)})
     pivot_inertia = obj.mass_kg * (height**2 + depth**2) / 3.0  # a box about its bottom edge
-    path = Path()
+    path = MotionPath()
     limit = math.pi / 2 if release is None else release
     angles = topple_angles(height, depth, tilt, ctx.horizon, stop=limit)
     for t, theta, omega in angles:

@@ -25,7 +25,7 @@ from reacthuman.scenes.families.base import (
     resting_z,
     rolling_spin,
 )
-from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION, Path
+from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION, MotionPath
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
 
 STRIKE_SPEEDS = {
@@ -80,7 +80,7 @@ def build(ctx: SampleContext) -> Layout:
     e = min(trigger.restitution, hazard.restitution, SIM_MAX_RESTITUTION)
     kick = m1 * speed * (1.0 + e) / (m1 + m2)
     strike_time = gap / speed
-    path = Path()
+    path = MotionPath()
     path.append(0.0, target_pos, (0.0, 0.0, 0.0), 0.0)
     path.hold_until(strike_time)
     fly(ctx, hazard, [top], start_t=path.end.t, vel=(-kick, 0.0, 0.0), path=path)

@@ -19,7 +19,7 @@ from reacthuman.scenes.families.base import (
     register,
 )
 from reacthuman.scenes.geometry import quat_from_yaw
-from reacthuman.scenes.kinematics import DT, Path
+from reacthuman.scenes.kinematics import DT, MotionPath
 from reacthuman.scenes.spec import Family, FurnitureKind, Joint, ObjectRole, RoomType, SpeedBand
 
 SWING_SPEEDS = {  # rad/s
@@ -83,7 +83,7 @@ def build(ctx: SampleContext) -> Layout:
     # A panel about its edge: I = m w^2 / 3 (w from the axis); hinge damping decays the spin.
     inertia = hazard.mass_kg * reach**2 / 3.0
     decay = damping / inertia
-    path = Path()
+    path = MotionPath()
     t, psi, omega = 0.0, psi0, spin
     while t <= ctx.horizon + 1e-9:
         edge = (hinge[0] + reach * math.cos(psi), hinge[1] + reach * math.sin(psi), edge_height)

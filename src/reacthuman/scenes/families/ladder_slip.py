@@ -19,7 +19,7 @@ from reacthuman.scenes.families.base import (
     topple,
 )
 from reacthuman.scenes.geometry import quat_from_axis_angle
-from reacthuman.scenes.kinematics import Path, ladder_angles
+from reacthuman.scenes.kinematics import MotionPath, ladder_angles
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType
 
 SLIDE_SHARE = 0.6
@@ -79,7 +79,7 @@ def build(ctx: SampleContext) -> Layout:
     # no-slip lean it creeps, then gathers speed. The feet (the hazard point) are at
     # wall - L sin(theta) while the top stays on the wall.
     angles = ladder_angles(length, mu_f, mu_w, lean, ctx.horizon)
-    path = Path()
+    path = MotionPath()
     for t, theta, omega in angles:
         feet = (
             wall - length * math.sin(theta) - thickness / 2.0 * math.cos(theta) - 0.002,

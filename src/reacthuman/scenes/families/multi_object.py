@@ -22,7 +22,7 @@ from reacthuman.scenes.families.base import (
     resting_z,
     rolling_spin,
 )
-from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION, Path
+from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION, MotionPath
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
 
 STRIKE_SPEEDS = {
@@ -83,7 +83,7 @@ def build(ctx: SampleContext) -> Layout:
     e = min(hazard.restitution, SIM_MAX_RESTITUTION)
     kick = speed * ((1.0 + e) / 2.0) ** count
     strike_time = approach / speed
-    path = Path()
+    path = MotionPath()
     path.append(0.0, hazard.pose.pos, (0.0, 0.0, 0.0), 0.0)
     path.hold_until(strike_time)
     fly(ctx, hazard, [top], start_t=path.end.t, vel=(-kick, 0.0, 0.0), path=path)

@@ -30,7 +30,7 @@ from reacthuman.scenes.families.base import (
     furniture,
     register,
 )
-from reacthuman.scenes.kinematics import G, Path, integrate_angle, principal_inertia
+from reacthuman.scenes.kinematics import G, MotionPath, integrate_angle, principal_inertia
 from reacthuman.scenes.spec import Family, FurnitureKind, Joint, ObjectRole, RoomType, SpeedBand
 
 # The knock, as a multiple of the one whose return swing turns at the hands. Arrival speeds
@@ -128,7 +128,7 @@ def build(ctx: SampleContext) -> Layout:
         (0.8, 0.8, 0.8),
         0.5,
     )
-    path = Path()
+    path = MotionPath()
     for t, theta, omega in swing(theta_dot):
         vel = (length * omega * math.cos(theta), 0.0, length * omega * math.sin(theta))
         path.append(t, bob(theta), vel, 0.5 * inertia * omega * omega)

@@ -20,7 +20,7 @@ from reacthuman.scenes.families.base import (
     long_table,
     register,
 )
-from reacthuman.scenes.kinematics import G, Path, integrate_angle
+from reacthuman.scenes.kinematics import G, MotionPath, integrate_angle
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType
 
 GAP = 0.002  # m between stacked items so none starts inside another
@@ -82,7 +82,7 @@ def build(ctx: SampleContext) -> Layout:
     )
 
 
-def _collapse(ctx, hazard, levels, pivot_x, pivot_z, offset, table_top) -> Path:
+def _collapse(ctx, hazard, levels, pivot_x, pivot_z, offset, table_top) -> MotionPath:
     """The top item's path: the upper stack turns as one rigid column about the bottom item's
     front edge (an inverted pendulum whose centre is just past the edge) until ``RELEASE``,
     then the top item flies off with the velocity it had and falls."""
@@ -105,7 +105,7 @@ def _collapse(ctx, hazard, levels, pivot_x, pivot_z, offset, table_top) -> Path:
     )
     tx, tz = rel[-1]
     top_r, top_a = math.hypot(tx, tz), math.atan2(-tx, tz)
-    path = Path()
+    path = MotionPath()
     for t, theta, omega in angles:
         a = top_a + (theta - lean)
         pos = (pivot_x - top_r * math.sin(a), hazard.pose.pos[1], pivot_z + top_r * math.cos(a))

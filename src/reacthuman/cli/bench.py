@@ -1,20 +1,91 @@
-"""``reacthuman bench`` (the main job) and ``reacthuman replay`` (re-score from a bag)."""
+"""``reacthuman bench``: the main job, through the ROS 2 node graph (or --direct)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
+
+from reacthuman.cli.common import CliError
+from reacthuman.genesis_runtime import LIBRARY_LOG
+from reacthuman.run_folder import LIBRARY_LOG_FILE
 
 DEFAULT_BRAINS = ("oracle", "heuristic", "always-dodge")
 
 
-class BenchError(RuntimeError):
-    pass
+def add_parser(commands: Any) -> None:
+    bench = commands.add_parser(
+        "bench",
+        help="run the benchmark through the ROS 2 node graph (the main job)",
+        description="Play scenes through the sim, brain, spine and scorer nodes (composed in "
+        "this process; `ros2 launch reacthuman bench.launch.py` runs the same nodes as "
+        "separate processes), record one rosbag2 MCAP bag per episode, print a results "
+        "table and write the report. Default: one scene per family with the oracle, "
+        "heuristic and always-dodge brains. A rerun into the same --out resumes.",
+    )
+    bench.add_argument("--out", default="runs/latest", help="run folder (default runs/latest)")
+    bench.add_argument(
+        "--scenes", help="scene-set folder (reacthuman scenes generate); default: embedded"
+    )
+    bench.add_argument(
+        "--brain",
+        action="append",
+        help="baseline brain, repeatable (default: oracle, heuristic, always-dodge)",
+    )
+    bench.add_argument("--model", help="model id at --base-url (instead of --brain)")
+    bench.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. OpenRouter's")
+    bench.add_argument(
+        "--api-key-env", help="environment variable holding the key (default: OPENROUTER_API_KEY)"
+    )
+    bench.add_argument("--limit", type=int, help="only the first N scenes")
+    bench.add_argument("--resolution", default="640x360", help="camera resolution (16:9)")
+    bench.add_argument("--brain-timeout", type=float, default=120.0, help="s per decision")
+    bench.add_argument("--no-bags", action="store_true", help="do not record rosbag2 bags")
+    bench.add_argument(
+        "--controller",
+        default="g1",
+        help="the robot and its controller: g1 (= g1-holosoma-fastsac, default), g1-holosoma-ppo, "
+        "g1-unitree-motion (with --policy-path), or kinematic-stand-in",
+    )
+    bench.add_argument("--policy-path", help="Unitree's motion.pt, for g1-unitree-motion")
+    bench.add_argument(
+        "--videos",
+        action="store_true",
+        help="render each execution's close-up view to episodes/<brain>/<scene>/execution.mp4",
+    )
+    bench.add_argument(
+        "--legend",
+        action="store_true",
+        help="ablation: observations also list the objects by how they look, under neutral "
+        "ids (the paper's models get frames only; use its own --out)",
+    )
+    bench.add_argument(
+        "--episodes-per-process",
+        type=int,
+        help="episodes played in one Genesis worker process before a fresh one replaces it, "
+        "keeping memory flat (default 20, from the parameter file; 0: in this process)",
+    )
+    bench.add_argument(
+        "--spine-link",
+        choices=("ros", "unitree"),
+        default="ros",
+        help="how executions reach the spine: ros (default) or unitree: the simulated G1 on "
+        "Unitree's DDS interface (rt/lowstate, rt/lowcmd) with the spine on backend:=g1 and "
+        "the guard, as against a physical G1",
+    )
+    bench.add_argument("--params", help="parameter file (default config/bench.yaml)")
+    bench.add_argument(
+        "--direct",
+        action="store_true",
+        help="run the same episodes in process without ROS 2 (for comparison and benchmarks)",
+    )
+    bench.set_defaults(func=cmd_bench)
 
 
 def check_run_folder(run: Path) -> None:
@@ -23,10 +94,11 @@ def check_run_folder(run: Path) -> None:
     any work: a bench writes scores.csv and report/ there and would replace a user's files
     (``scenes generate`` refuses alike)."""
     if run.exists() and not run.is_dir():
-        raise BenchError(f"--out {run}: a file, not a folder")
+        raise CliError(f"--out {run}: a file, not a folder")
     marks = ("results.sqlite", "responses.sqlite")
-    if run.is_dir() and any(run.iterdir()) and not any((run / m).is_file() for m in marks):
-        raise BenchError(
+    files = [p for p in run.iterdir() if p.name != LIBRARY_LOG_FILE] if run.is_dir() else []
+    if files and not any((run / m).is_file() for m in marks):
+        raise CliError(
             f"--out {run}: not empty and not a bench run (no results.sqlite); refusing to "
             "write into it: choose a new folder"
         )
@@ -42,7 +114,7 @@ def check_run_folder(run: Path) -> None:
                 store.check_writable()
                 store.close()
             except StoreError as exc:
-                raise BenchError(f"--out {run}: {exc}") from None
+                raise CliError(f"--out {run}: {exc}") from None
 
 
 def results_table(rows: list) -> str:
@@ -73,7 +145,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     run = Path(args.out)
     if args.direct and args.spine_link != "ros":
-        raise BenchError("--spine-link unitree runs through the node graph: drop --direct")
+        raise CliError("--spine-link unitree runs through the node graph: drop --direct")
     check_run_folder(run)
     if not args.direct:  # a DDS domain no other run on this machine holds, before any work
         from reacthuman.ros.graph import DomainInUse, isolate
@@ -81,18 +153,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         try:
             isolate()
         except DomainInUse as exc:
-            raise BenchError(str(exc)) from None
+            raise CliError(str(exc)) from None
     try:
         width, height = parse_resolution(args.resolution)
         RenderSettings(width=width, height=height)  # a bad resolution fails before any work
     except ValidationError as exc:
-        raise BenchError(f"--resolution: {exc.errors()[0]['msg']}") from None
+        raise CliError(f"--resolution: {exc.errors()[0]['msg']}") from None
     except ValueError as exc:
-        raise BenchError(f"--resolution: {exc}") from None
+        raise CliError(f"--resolution: {exc}") from None
     if args.model:
         brains = [args.model]
         if not args.base_url:
-            raise BenchError("--model needs --base-url (an OpenAI-compatible endpoint)")
+            raise CliError("--model needs --base-url (an OpenAI-compatible endpoint)")
     else:
         brains = args.brain or list(DEFAULT_BRAINS)
         from reacthuman.brain.run import baseline
@@ -101,17 +173,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
             try:
                 baseline(name)
             except ValueError as exc:
-                raise BenchError(f"--brain: {exc}") from None
+                raise CliError(f"--brain: {exc}") from None
     scenes = args.scenes or "default"
     try:
         chosen_scenes = bench_set(scenes, args.limit)
     except (OSError, ValueError) as exc:
-        raise BenchError(f"--scenes {scenes}: {exc}") from None
+        raise CliError(f"--scenes {scenes}: {exc}") from None
     specs = [scene.spec for scene in chosen_scenes]
     if args.limit is not None and args.limit < 1:
-        raise BenchError(f"--limit must be at least 1, got {args.limit}")
+        raise CliError(f"--limit must be at least 1, got {args.limit}")
     if args.episodes_per_process is not None and args.episodes_per_process < 0:
-        raise BenchError(
+        raise CliError(
             f"--episodes-per-process must be 0 (in this process) or more, "
             f"got {args.episodes_per_process}"
         )
@@ -120,18 +192,23 @@ def cmd_bench(args: argparse.Namespace) -> int:
     try:
         make_controller(args.controller, args.policy_path)  # a bad body fails before any work
     except (ValueError, RuntimeError) as exc:
-        raise BenchError(f"--controller {args.controller}: {exc}") from None
+        raise CliError(f"--controller {args.controller}: {exc}") from None
+    # Every check passed: the run folder is made. The simulator's warnings go there, not
+    # between the results (every worker process inherits the variable); a user's own wins.
+    run.mkdir(parents=True, exist_ok=True)
+    library_log = os.environ.setdefault(LIBRARY_LOG, str((run / LIBRARY_LOG_FILE).resolve()))
     mode = "direct (in process)" if args.direct else "ROS 2 node graph (composed)"
     print(
         f"ReactHuman bench: {len(specs)} scene(s) from {scenes}, brain(s) "
         f"{', '.join(brains)}, {width}x{height}, {mode} -> {run}",
         file=sys.stderr,
     )
+    print(f"  the simulator's warnings: {library_log}", file=sys.stderr)
     failed: list[str] = []
     started = time.perf_counter()
     for brain in brains:
         if args.direct:
-            from reacthuman.ros.brain_node import make_brain
+            from reacthuman.brain.run import make_brain
             from reacthuman.spine.controller import make_controller
 
             chosen = make_brain(brain, args.base_url or "", args.api_key_env or "", 0.0, 120.0)
@@ -216,39 +293,6 @@ def _progress(row) -> None:
     print(f"  {row.summary()}", file=sys.stderr, flush=True)
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    from reacthuman.ros.bag import BagError, find_bags, read_episode, rescore
-
-    bags = [b for p in args.bags for b in find_bags(Path(p))]
-    if not bags:
-        raise BenchError(f"no finished rosbag2 episodes under {', '.join(args.bags)}")
-    mismatched = 0
-    for path in bags:
-        try:
-            episode = read_episode(path)
-        except BagError as exc:
-            print(f"reacthuman: error: {exc}", file=sys.stderr)
-            mismatched += 1
-            continue
-        row = rescore(episode)
-        live = episode.score.row if episode.score is not None else None
-        same = live == row
-        mismatched += not same
-        action = row.action.value if row.action is not None else "R1"
-        verdict = "same as the live score" if same else "DIFFERS from the live score"
-        if live is None:
-            verdict = "no live score in the bag"
-        print(
-            f"{path}: {row.brain} {row.scene_id}: {action} (truth {row.true_action.value}), "
-            f"SAA {row.saa:g}, safe {row.safe}, outcome "
-            f"{row.outcome.value if row.outcome else '-'}; {verdict}"
-        )
-        if args.topics:
-            for topic, count in sorted(episode.topics.items()):
-                print(f"    {topic}: {count}")
-    return 1 if mismatched else 0
-
-
 def unitree_overrides() -> dict[str, object]:
     """Node parameters for a graph whose executions go over Unitree's interface on loopback:
     a DDS domain of its own (held like ROS_DOMAIN_ID), the spine on the G1 backend started by
@@ -269,82 +313,3 @@ def unitree_overrides() -> dict[str, object]:
         "network_interface": "lo",
         "dds_domain": choose_domain(ids),
     }
-
-
-def add_parsers(commands: argparse._SubParsersAction) -> None:
-    bench = commands.add_parser(
-        "bench",
-        help="run the benchmark through the ROS 2 node graph (the main job)",
-        description="Play scenes through the sim, brain, spine and scorer nodes (composed in "
-        "this process; `ros2 launch reacthuman bench.launch.py` runs the same nodes as "
-        "separate processes), record one rosbag2 MCAP bag per episode, print a results "
-        "table and write the report. Default: one scene per family with the oracle, "
-        "heuristic and always-dodge brains. A rerun into the same --out resumes.",
-    )
-    bench.add_argument("--out", default="runs/latest", help="run folder (default runs/latest)")
-    bench.add_argument(
-        "--scenes", help="scene-set folder (reacthuman scenes generate); default: embedded"
-    )
-    bench.add_argument(
-        "--brain",
-        action="append",
-        help="baseline brain, repeatable (default: oracle, heuristic, always-dodge)",
-    )
-    bench.add_argument("--model", help="model id at --base-url (instead of --brain)")
-    bench.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. OpenRouter's")
-    bench.add_argument(
-        "--api-key-env", help="environment variable holding the key (default: OPENROUTER_API_KEY)"
-    )
-    bench.add_argument("--limit", type=int, help="only the first N scenes")
-    bench.add_argument("--resolution", default="640x360", help="camera resolution (16:9)")
-    bench.add_argument("--brain-timeout", type=float, default=120.0, help="s per decision")
-    bench.add_argument("--no-bags", action="store_true", help="do not record rosbag2 bags")
-    bench.add_argument(
-        "--controller",
-        default="g1",
-        help="the body: g1 (= g1-holosoma-fastsac, default), g1-holosoma-ppo, "
-        "g1-unitree-motion (with --policy-path), or kinematic-stand-in",
-    )
-    bench.add_argument("--policy-path", help="Unitree's motion.pt, for g1-unitree-motion")
-    bench.add_argument(
-        "--videos",
-        action="store_true",
-        help="render each execution's close-up view to episodes/<brain>/<scene>/execution.mp4",
-    )
-    bench.add_argument(
-        "--legend",
-        action="store_true",
-        help="ablation: observations also list the objects by how they look, under neutral "
-        "ids (the paper's models get frames only; use its own --out)",
-    )
-    bench.add_argument(
-        "--episodes-per-process",
-        type=int,
-        help="episodes played in one Genesis worker process before a fresh one replaces it, "
-        "keeping memory flat (default 20, from the parameter file; 0: in this process)",
-    )
-    bench.add_argument(
-        "--spine-link",
-        choices=("ros", "unitree"),
-        default="ros",
-        help="how executions reach the spine: ros (default) or unitree: the simulated G1 on "
-        "Unitree's DDS interface (rt/lowstate, rt/lowcmd) with the spine on backend:=g1 and "
-        "the guard, as against a physical G1",
-    )
-    bench.add_argument("--params", help="parameter file (default config/bench.yaml)")
-    bench.add_argument(
-        "--direct",
-        action="store_true",
-        help="run the same episodes in process without ROS 2 (for comparison and benchmarks)",
-    )
-    bench.set_defaults(func=cmd_bench)
-
-    replay = commands.add_parser(
-        "replay",
-        help="re-score episodes from their rosbag2 bags",
-        description="Re-score each episode from its bag alone (scene, ground truth, executed "
-        "decision and outcome) and compare with the score recorded live.",
-    )
-    replay.add_argument("bags", nargs="+", help="bag folders, or folders holding bags")
-    replay.add_argument("--topics", action="store_true", help="list each bag's topics")
-    replay.set_defaults(func=cmd_replay)

@@ -1,5 +1,5 @@
 """``reacthuman g1-bridge`` and ``reacthuman g1-guard``: a simulated G1 on Unitree's DDS
-interface, and the guard between the spine and a robot (README "A physical G1")."""
+interface, and the guard between the spine and a robot (docs/physical-g1.md)."""
 
 from __future__ import annotations
 
@@ -13,16 +13,7 @@ from typing import Any
 from reacthuman.unitree import guard as g
 
 
-def _interface(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--interface",
-        default="lo",
-        help="network interface wired to the robot (default lo: nothing leaves this machine)",
-    )
-    parser.add_argument("--domain", type=int, default=0, help="DDS domain (the robot's is 0)")
-
-
-def add_parsers(commands: Any) -> None:
+def add_parser(commands: Any) -> None:
     bridge = commands.add_parser(
         "g1-bridge",
         help="a simulated G1 on Unitree's DDS interface (rt/lowcmd in, rt/lowstate out)",
@@ -68,6 +59,15 @@ def add_parsers(commands: Any) -> None:
     guard.add_argument("--command-timeout", type=float, default=g.COMMAND_TIMEOUT, metavar="S")
     guard.add_argument("--state-timeout", type=float, default=g.STATE_TIMEOUT, metavar="S")
     guard.set_defaults(func=cmd_g1_guard)
+
+
+def _interface(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--interface",
+        default="lo",
+        help="network interface wired to the robot (default lo: nothing leaves this machine)",
+    )
+    parser.add_argument("--domain", type=int, default=0, help="DDS domain (the robot's is 0)")
 
 
 def cmd_g1_bridge(args: argparse.Namespace) -> int:

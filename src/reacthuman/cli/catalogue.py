@@ -1,0 +1,74 @@
+"""``reacthuman catalogue``: the object catalogue."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from reacthuman.cli.common import CliError
+
+
+def add_parser(commands: Any) -> None:
+    cat = commands.add_parser(
+        "catalogue",
+        help="print the object catalogue",
+        description="Print the 82-object catalogue (14 adversarial look-alikes).",
+    )
+    cat.add_argument("--json", action="store_true", help="machine-readable JSON list")
+    cat.add_argument(
+        "--markdown",
+        action="store_true",
+        help="the per-object label table (docs/scenes.md), as Markdown",
+    )
+    cat.add_argument("--file", help="validate and print this catalogue file instead")
+    cat.set_defaults(func=cmd_catalogue)
+
+
+def cmd_catalogue(args: argparse.Namespace) -> int:
+    from reacthuman.scenes.catalogue import CatalogueError, default_catalogue, load_catalogue
+
+    try:
+        catalogue = load_catalogue(args.file) if args.file else default_catalogue()
+    except CatalogueError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        print(json.dumps([o.model_dump(mode="json") for o in catalogue.objects], indent=2))
+        return 0
+    if args.markdown:
+        print(_catalogue_markdown(catalogue))
+        return 0
+    print(
+        f"{len(catalogue)} objects, {len(catalogue.adversarial)} adversarial "
+        f"(catalogue {catalogue.version})\n"
+    )
+    print(f"  {'name':<28}{'mass kg':>8}  {'hazards':<32}{'looks like'}")
+    for obj in catalogue.objects:
+        hazards = obj.hazards.active() + ([] if obj.graspable else ["not_graspable"])
+        looks = obj.looks_like + (f"  [imitates {obj.imitates}]" if obj.imitates else "")
+        print(f"  {obj.name:<28}{obj.mass_kg:>8.3g}  {', '.join(hazards) or '-':<32}{looks}")
+    return 0
+
+
+def _catalogue_markdown(catalogue) -> str:
+    """The per-object label table docs/scenes.md publishes: what each object looks like, what it
+    is, the label rule's verdict, and the families that use it."""
+    from reacthuman.scenes.families import REGISTRY
+    from reacthuman.scenes.labels import rule_in_words
+
+    users: dict[str, list[str]] = {}
+    for family, sampler in REGISTRY.items():
+        for name in sampler.pool:
+            for obj in [catalogue.get(name), *catalogue.variants_of(name)]:
+                users.setdefault(obj.name, []).append(family.value)
+    lines = [
+        "| object | looks like | material | mass (kg) | label | families |",
+        "|---|---|---|---|---|---|",
+    ]
+    for obj in catalogue.objects:
+        name = f"{obj.name} (imitates {obj.imitates})" if obj.imitates else obj.name
+        lines.append(
+            f"| {name} | {obj.looks_like} | {obj.material} | {obj.mass_kg:g} | "
+            f"{rule_in_words(obj)} | {', '.join(users.get(obj.name, [])) or '-'} |"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,111 @@
+"""What every verb of the ``reacthuman`` command shares: its one error type, argument types and
+the observation-cache options."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+class CliError(Exception):
+    """An expected failure: printed as one line, exit status 1."""
+
+
+def non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = non_negative_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be >= 1, got 0")
+    return value
+
+
+def rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1], got {value}")
+    return value
+
+
+def family_name(text: str) -> str:
+    from reacthuman.scenes.spec import Family
+
+    try:
+        return Family(text).value
+    except ValueError:
+        known = ", ".join(f.value for f in Family)
+        raise argparse.ArgumentTypeError(f"unknown family {text!r} (known: {known})") from None
+
+
+def make_observer(cache: str | None):
+    from reacthuman.sim.cache import ObservationCache
+    from reacthuman.sim.observe import Observer
+    from reacthuman.sim.settings import RenderSettings
+
+    return Observer(RenderSettings(), ObservationCache(cache) if cache else None)
+
+
+def prefill(observer, specs, jobs: int, quiet: bool) -> None:
+    from tqdm import tqdm
+
+    from reacthuman.sim.observe import observe_all
+
+    with tqdm(
+        total=len(specs), desc="simulating", unit="scene", disable=quiet, file=sys.stderr
+    ) as bar:
+        observe_all(specs, observer, None, lambda _r: bar.update(1), jobs=jobs)
+
+
+def simulation_check(observer):
+    """Simulate a candidate scene (through the observation cache) and validate it."""
+    from reacthuman.sim.validate import SceneCheck
+
+    return SceneCheck(observer)
+
+
+def spec_path(target: Path) -> Path:
+    return target / "spec.json" if target.is_dir() else target
+
+
+def load_specs(target: Path) -> list:
+    from reacthuman.scenes.sets import SetError, load_spec, read_set
+
+    try:
+        if target.is_dir() and (target / "set.json").is_file():
+            return [scene.spec for scene in read_set(target)[1]]
+        return [load_spec(spec_path(target))]
+    except SetError as exc:
+        raise CliError(str(exc)) from None
+
+
+def default_store() -> Path:
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    return base / "reacthuman" / "responses.sqlite"
+
+
+def add_simulation_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="observation cache (default $REACTHUMAN_CACHE or ~/.cache/reacthuman/observations)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=min(2, os.cpu_count() or 1),
+        metavar="J",
+        help="worker processes that simulate (default: up to 2, one per core)",
+    )

@@ -1,0 +1,166 @@
+"""``reacthuman decide``: a brain decides every observed scene."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from reacthuman.cli.common import (
+    CliError,
+    default_store,
+    positive_int,
+)
+
+
+def add_parser(commands: Any) -> None:
+    dec = commands.add_parser(
+        "decide",
+        help="let a brain (a model or a baseline) decide every observed scene",
+        description="Show each observation to a brain and write, per scene, plan.json (the "
+        "parsed plan, or the R1 record when the reply never parses) and reply.txt (the raw "
+        "replies). Decisions are cached in a SQLite store: reruns ask nothing twice.",
+    )
+    dec.add_argument("obs_dir", help="output of `reacthuman observe` (or one of its scene folders)")
+    who = dec.add_mutually_exclusive_group(required=True)
+    who.add_argument(
+        "--brain",
+        metavar="NAME",
+        help="a baseline: always-dodge, always-catch, no-action, random, "
+        "legend-only, heuristic, oracle (is handed ground truth)",
+    )
+    who.add_argument("--model", metavar="ID", help="a model id at an OpenAI-compatible endpoint")
+    dec.add_argument(
+        "--base-url",
+        default="https://openrouter.ai/api/v1",
+        metavar="URL",
+        help="endpoint (default OpenRouter; vLLM, Ollama, LM Studio work too)",
+    )
+    dec.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="environment variable holding the key (default REACTHUMAN_API_KEY, "
+        "OPENROUTER_API_KEY or OPENAI_API_KEY)",
+    )
+    dec.add_argument(
+        "--concurrency",
+        type=positive_int,
+        default=8,
+        metavar="K",
+        help="decisions in flight at once (default 8)",
+    )
+    dec.add_argument("--rate-limit", type=float, metavar="R", help="requests per second at most")
+    dec.add_argument("--max-tokens", type=positive_int, default=1024, metavar="N")
+    dec.add_argument(
+        "--timeout",
+        type=float,
+        default=120.0,
+        metavar="S",
+        help="seconds per request before it is retried",
+    )
+    dec.add_argument(
+        "--store",
+        metavar="FILE",
+        help="response store (default ~/.cache/reacthuman/responses.sqlite)",
+    )
+    dec.add_argument("--out", required=True, help="output folder")
+    dec.add_argument("--quiet", action="store_true", help="no progress bar")
+    dec.set_defaults(func=cmd_decide)
+
+
+def cmd_decide(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from tqdm import tqdm
+
+    from reacthuman.brain.run import Brain, ModelBrain, baseline, decide_all, write_outcome
+    from reacthuman.brain.store import ResponseStore
+    from reacthuman.layout import LayoutError, find_scenes
+
+    root = Path(args.obs_dir)
+    try:
+        folders = find_scenes(root) if root.is_dir() else []
+    except LayoutError as exc:
+        raise CliError(str(exc)) from None
+    if not folders:
+        raise CliError(
+            f"{root}: no observation/observation.json found (run `reacthuman observe` first)"
+        )
+    if args.model:
+        from reacthuman.brain.client import ModelClient, api_key_from_env
+
+        key = api_key_from_env(args.api_key_env)
+        if key is None:
+            where = args.api_key_env or "REACTHUMAN_API_KEY, OPENROUTER_API_KEY or OPENAI_API_KEY"
+            print(f"note: no API key in {where} (fine for local endpoints)", file=sys.stderr)
+        brain: Brain = ModelBrain(
+            ModelClient(
+                args.model,
+                args.base_url,
+                key,
+                max_tokens=args.max_tokens,
+                timeout=args.timeout,
+                rate_limit=args.rate_limit,
+            )
+        )
+    else:
+        try:
+            brain = baseline(args.brain)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        store = ResponseStore(args.store or default_store())
+    except OSError as exc:
+        raise CliError(f"cannot write: {exc}") from None
+    counts = {"done": 0, "R1": 0, "cached": 0}
+    lines = []
+    failed: list[str] = []  # not stored: the next run asks them again
+    with tqdm(
+        total=len(folders),
+        desc=f"deciding ({brain.name})",
+        unit="scene",
+        disable=args.quiet,
+        file=sys.stderr,
+    ) as bar:
+
+        def tick(outcome) -> None:
+            counts["done"] += 1
+            counts["R1"] += outcome.decision.plan is None
+            counts["cached"] += outcome.cached
+            if outcome.decision.api_failure:
+                failed.append(f"{outcome.decision.scene_id}: {outcome.decision.r1_reason}")
+            write_outcome(outcome, out, root)
+            lines.append(
+                json.dumps(
+                    {
+                        "scene_id": outcome.decision.scene_id,
+                        "brain": outcome.decision.brain,
+                        "r1_reason": outcome.decision.r1_reason,
+                        "cached": outcome.cached,
+                        "requests": 0 if outcome.cached else outcome.decision.requests,
+                    }
+                )
+            )
+            bar.set_postfix(counts, refresh=False)
+            bar.update(1)
+
+        try:
+            asyncio.run(decide_all(folders, brain, store, args.concurrency, tick))
+        finally:
+            (out / "decisions.jsonl").write_text("".join(line + "\n" for line in lines))
+            store.close()
+    print(
+        f"{counts['done']} decisions by {brain.name} ({counts['cached']} from the store, "
+        f"{counts['R1']} R1) -> {out}"
+    )
+    if failed:
+        print(
+            f"{len(failed)} scenes could not be decided (recorded as R1, not stored: a rerun "
+            "asks them again):\n  " + "\n  ".join(sorted(failed)),
+            file=sys.stderr,
+        )
+    return 0

@@ -1,0 +1,125 @@
+"""``reacthuman observe``: simulate scenes to their frozen observation window."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from reacthuman.cli.common import (
+    CliError,
+    add_simulation_options,
+    load_specs,
+    positive_int,
+)
+
+
+def add_parser(commands: Any) -> None:
+    obs = commands.add_parser(
+        "observe",
+        help="simulate scenes to their frozen observation window",
+        description="Simulate each scene in Genesis to the freeze and write, per scene, "
+        "under OUT/<family>/<scene_id>/: the brain's folder observation/ (observation.json "
+        "and the frames, PNG named by view and time: all a brain is shown) and beside it "
+        "ground_truth.json and spec.json. Each scene is simulated once per spec and settings "
+        "(observation cache); scenes whose simulation contradicts their spec are rejected "
+        "with the reason.",
+    )
+    obs.add_argument("path", help="a scene set folder, a scene folder or a spec.json")
+    obs.add_argument("--out", required=True, help="output folder")
+    obs.add_argument(
+        "--resolution",
+        default="640x360",
+        metavar="WxH",
+        help="frame size, 16:9 (default 640x360; 1280x720 on request)",
+    )
+    obs.add_argument(
+        "--frames",
+        type=positive_int,
+        default=5,
+        metavar="N",
+        help="frames per view, evenly spaced over the window (default 5)",
+    )
+    obs.add_argument(
+        "--window",
+        type=float,
+        default=None,
+        metavar="S",
+        help="observation window in seconds for every scene (default: each scene's own, "
+        "0.6 s or shorter for a fast hazard; see docs/scenes.md, 'The decision moment')",
+    )
+    obs.add_argument(
+        "--legend",
+        action="store_true",
+        help="ablation: observation.json also lists the objects by how they look, under "
+        "neutral ids (object_1, ...); by default brains get frames only, as in the paper",
+    )
+    add_simulation_options(obs)
+    obs.add_argument("--quiet", action="store_true", help="no progress bar")
+    obs.set_defaults(func=cmd_observe)
+
+
+def cmd_observe(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from reacthuman.sim.cache import ObservationCache
+    from reacthuman.sim.observe import Observer, observe_all
+    from reacthuman.sim.settings import RenderSettings, parse_resolution
+
+    target = Path(args.path)
+    if not target.exists():
+        raise CliError(f"{target}: no such file or folder")
+    try:
+        width, height = parse_resolution(args.resolution)
+        settings = RenderSettings(
+            width=width, height=height, frames=args.frames, window=args.window
+        )
+    except ValidationError as exc:
+        raise CliError(f"invalid settings: {exc.errors()[0]['msg']}") from None
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    specs = load_specs(target)
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"{out}: cannot write here: {exc.strerror}") from None
+    observer = Observer(settings, ObservationCache(args.cache) if args.cache else None)
+    counts = {"ok": 0, "rejected": 0, "failed": 0, "cached": 0}
+    with tqdm(
+        total=len(specs), desc="observing", unit="scene", disable=args.quiet, file=sys.stderr
+    ) as bar:
+
+        def tick(result) -> None:
+            counts[result.status] += 1
+            counts["cached"] += result.cached
+            bar.set_postfix(counts, refresh=False)
+            bar.update(1)
+            if result.status != "ok":
+                bar.write(f"{result.status} {result.scene_id}: {'; '.join(result.reasons)}")
+
+        results = observe_all(specs, observer, out, tick, jobs=args.jobs, legend=args.legend)
+    summary = {
+        "settings": settings.model_dump(),
+        "legend": args.legend,
+        "scenes": [
+            {
+                "scene_id": r.scene_id,
+                "status": r.status,
+                "reasons": list(r.reasons),
+                "cached": r.cached,
+                "seconds": round(r.seconds, 3),
+            }
+            for r in results
+        ],
+    }
+    (out / "observe_summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(
+        f"{counts['ok']} observed, {counts['rejected']} rejected, {counts['failed']} failed "
+        f"({counts['cached']} from the cache) -> {out}"
+    )
+    return 1 if counts["failed"] else 0

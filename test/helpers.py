@@ -1,0 +1,45 @@
+"""Helpers the tests share (fixtures are in conftest.py): running the ``reacthuman`` command and
+ROS 2 nodes in fresh processes, each node on a DDS domain of its own."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def graph_env() -> dict[str, str]:
+    """A node process's environment: a DDS domain of its own, discovery on loopback only."""
+    from reacthuman.ros.graph import DOMAIN_IDS, choose_domain
+
+    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
+    random.shuffle(ids)
+    env = dict(os.environ)
+    env.update(
+        ROS_DOMAIN_ID=str(choose_domain(ids)),  # held by this process, lent to its children
+        ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST",
+        AMENT_PREFIX_PATH=sys.prefix,
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def node_command(node: str, **params: object) -> list[str]:
+    """``python -m reacthuman.ros.<node> --ros-args -p key:=value ...``"""
+    args = [arg for key, value in params.items() for arg in ("-p", f"{key}:={value}")]
+    return [sys.executable, "-m", f"reacthuman.ros.{node}", "--ros-args", *args]
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``reacthuman`` in a fresh process, as a user would."""
+    return subprocess.run(
+        [sys.executable, "-m", "reacthuman", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
