@@ -14,15 +14,13 @@ import asyncio
 import json
 import sys
 import tempfile
-import threading
 import time
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
-from loopback import GOOD, Script, make_handler
+from loopback import GOOD, Script, serve
 
 from reacthuman.brain.client import ModelClient
 from reacthuman.brain.run import ModelBrain, decide_all
@@ -74,9 +72,8 @@ def main() -> None:
     script = Script()
     script.default = ("reply", json.dumps(GOOD))
     script.delay = args.latency
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(script))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    httpd = serve(script)
+    url = script.url
     with tempfile.TemporaryDirectory() as tmp:
         folders = make_observations(Path(tmp) / "obs", args.scenes)
         results = {}

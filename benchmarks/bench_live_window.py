@@ -20,9 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import rclpy
@@ -32,11 +30,11 @@ from std_srvs.srv import Trigger
 TEST = Path(__file__).resolve().parents[1] / "test"
 sys.path.insert(0, str(TEST))
 from conftest import graph_env, node_command  # noqa: E402
-from loopback import GOOD, Script, make_handler  # noqa: E402
+from loopback import GOOD, Script, serve  # noqa: E402
 
 from reacthuman.assets import config_file  # noqa: E402
+from reacthuman.live_window import DECISIONS_FILE, LiveDecision  # noqa: E402
 from reacthuman.ros.graph import FASTDDS_PROFILE  # noqa: E402
-from reacthuman.ros.window_recorder import DECISIONS_FILE, LiveDecision  # noqa: E402
 
 
 def main() -> None:
@@ -59,9 +57,8 @@ def main() -> None:
         script = Script()
         script.default = ("reply", json.dumps(GOOD))
         script.delay = args.latency
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(script))
-        threading.Thread(target=httpd.serve_forever, daemon=True).start()
-        url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+        httpd = serve(script)
+        url = script.url
         brain = {"brain": "loopback/model", "base_url": url, "api_key_env": "BENCH_KEY"}
         env["BENCH_KEY"] = "sk-bench-loopback"
     wall = {"run_dir": str(run), "use_sim_time": "false"}

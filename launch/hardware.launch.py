@@ -70,29 +70,17 @@ def start_nodes(context) -> list:
         except ValueError:
             raise ValueError(f"launch argument {name}:={text!r} is not a {kind.__name__}") from None
     dds = {"network_interface": values["network_interface"], "dds_domain": values["dds_domain"]}
-    guard = Node(
-        package="reacthuman",
-        executable="g1_guard",
-        name="g1_guard",
-        output="screen",
-        parameters=[{**dds, "arm": values["arm"], "use_sim_time": False}],
-    )
-    spine = Node(
-        package="reacthuman",
-        executable="spine_node",
-        name="spine_node",
-        output="screen",
-        parameters=[
-            {
-                **dds,
-                "backend": "g1",
-                "start_on": "plan",
-                "controller": values["controller"],
-                "policy_path": values["policy_path"],
-                "soft_start": values["soft_start"],
-                "use_sim_time": False,
-            }
-        ],
+    guard = node("g1_guard", {**dds, "arm": values["arm"]})
+    spine = node(
+        "spine_node",
+        {
+            **dds,
+            "backend": "g1",
+            "start_on": "plan",
+            "controller": values["controller"],
+            "policy_path": values["policy_path"],
+            "soft_start": values["soft_start"],
+        },
     )
     if values["brain"] == "none":
         return [guard, spine]
@@ -101,44 +89,45 @@ def start_nodes(context) -> list:
             "launch argument brain:=oracle: the oracle plans from the simulator's ground "
             "truth, which a robot does not have (a baseline, or a model with base_url)"
         )
-    wall = {"run_dir": values["run_dir"], "use_sim_time": False}
     # Camera frames through Fast DDS's shared memory (a 32 MB segment) rather than fragmented
     # UDP, where most 640x480 frames are lost; the camera driver needs the same variable.
     profile = os.environ.get("FASTDDS_DEFAULT_PROFILES_FILE") or fastdds_profile()
     shm = {"FASTDDS_DEFAULT_PROFILES_FILE": profile} if profile else {}
-    recorder = Node(
-        package="reacthuman",
-        executable="window_recorder",
-        name="window_recorder",
-        output="screen",
-        additional_env=shm,
-        parameters=[
-            {
-                **wall,
-                "cameras": values["cameras"],
-                "camera_poses": values["camera_poses"],
-                "period": values["period"],
-                "plan_timeout": values["brain_timeout"] + 30.0,
-            }
-        ],
+    recorder = node(
+        "window_recorder",
+        {
+            "run_dir": values["run_dir"],
+            "cameras": values["cameras"],
+            "camera_poses": values["camera_poses"],
+            "period": values["period"],
+            "plan_timeout": values["brain_timeout"] + 30.0,
+        },
+        shm,
     )
-    brain = Node(
-        package="reacthuman",
-        executable="brain_node",
-        name="brain_node",
-        output="screen",
-        additional_env=shm,
-        parameters=[
-            {
-                **wall,
-                "brain": values["brain"],
-                "base_url": values["base_url"],
-                "api_key_env": values["api_key_env"],
-                "brain_timeout": values["brain_timeout"],
-            }
-        ],
+    brain = node(
+        "brain_node",
+        {
+            "run_dir": values["run_dir"],
+            "brain": values["brain"],
+            "base_url": values["base_url"],
+            "api_key_env": values["api_key_env"],
+            "brain_timeout": values["brain_timeout"],
+        },
+        shm,
     )
     return [guard, spine, recorder, brain]
+
+
+def node(executable: str, parameters: dict, env: dict | None = None) -> Node:
+    """One of the package's nodes, named after its executable, on the robot's wall clock."""
+    return Node(
+        package="reacthuman",
+        executable=executable,
+        name=executable,
+        output="screen",
+        additional_env=env or {},
+        parameters=[{**parameters, "use_sim_time": False}],
+    )
 
 
 def generate_launch_description() -> LaunchDescription:

@@ -3,12 +3,9 @@ loopback model endpoint, twelve observed scenes. Helpers tests import are in hel
 
 from __future__ import annotations
 
-import threading
-from http.server import ThreadingHTTPServer
-
 import numpy as np
 import pytest
-from loopback import Script, make_handler
+from loopback import Script, serve
 
 from reacthuman.layout import brain_folder
 from reacthuman.observation import CameraInfo, Frame, Observation, RobotPose
@@ -21,21 +18,11 @@ def default_set() -> tuple[SetManifest, list[Scene]]:
     return generate_set()
 
 
-class _Endpoint(ThreadingHTTPServer):
-    # http.server listens with a backlog of 5: with 16 clients connecting at once, the
-    # connections beyond it wait on the kernel's SYN retries (1 s, 3 s, 7 s ...), which on a
-    # loaded machine can pass a client's timeout before the server sees the request.
-    request_queue_size = 128
-
-
 @pytest.fixture()
 def server():
     """A scripted OpenAI-compatible endpoint on 127.0.0.1 (see loopback.py)."""
     script = Script()
-    httpd = _Endpoint(("127.0.0.1", 0), make_handler(script))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    script.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    httpd = serve(script)
     yield script
     httpd.shutdown()
 

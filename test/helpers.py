@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from reacthuman.scenes.labels import Action
+from reacthuman.scenes.spec import Family, SpeedBand
+from reacthuman.scoring.results import ScoreRow
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -42,4 +46,43 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
         text=True,
         cwd=cwd,
         timeout=300,
+    )
+
+
+# Score rows for aggregate and report tests: the three actions, and a row by its fields.
+C, D, N = Action.EXECUTE_CATCH, Action.TRIGGER_DODGE, Action.NO_ACTION
+
+
+def row(
+    scene: int,
+    brain: str,
+    action,
+    truth,
+    *,
+    band=SpeedBand.slow,
+    group=0,
+    d_end=None,
+    family=Family.rolling_ball,
+    rules=(),
+    adversarial=False,
+) -> ScoreRow:
+    return ScoreRow(
+        scene_id=f"{family.value}-{scene:06d}",
+        brain=brain,
+        family=family,
+        speed_band=band,
+        group=group,
+        adversarial=adversarial,
+        object="tennis_ball",
+        imitates=None,
+        action=action,
+        true_action=truth,
+        saa=float(action is truth),
+        safe=not rules,
+        rules=list(rules),
+        primary_rule=rules[0] if rules else None,
+        d_end=d_end,
+        aia=None if action is None else 1.0,
+        d_min=d_end,
+        d_closing=0.0 if d_end else None,
     )

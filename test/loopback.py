@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 GOOD = {
@@ -29,6 +29,7 @@ class Script:
         self.lock = threading.Lock()
         self.default: tuple = ("reply", "")  # once the scripted responses run out
         self.delay = 0.0  # seconds before every answer (a model's latency)
+        self.url = ""  # the endpoint's base URL once served (``serve``)
 
 
 USAGE = {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120, "cost": 0.0005}
@@ -101,3 +102,20 @@ def make_handler(script: Script):
             self.wfile.write(data)
 
     return Handler
+
+
+class Endpoint(ThreadingHTTPServer):
+    # http.server listens with a backlog of 5: with 16 clients connecting at once, the
+    # connections beyond it wait on the kernel's SYN retries (1 s, 3 s, 7 s ...), which on a
+    # loaded machine can pass a client's timeout before the server sees the request.
+    request_queue_size = 128
+
+
+def serve(script: Script) -> Endpoint:
+    """Serve ``script`` on 127.0.0.1 from a daemon thread; sets ``script.url`` (the /v1 base
+    URL). ``shutdown()`` the returned server when done."""
+    httpd = Endpoint(("127.0.0.1", 0), make_handler(script))
+    # Polling at 0.5 s (the default) made every shutdown wait half a second.
+    threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True).start()
+    script.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    return httpd

@@ -136,6 +136,7 @@ def _scene_of(request) -> str:
     return hashlib.sha256(images[0].encode()).hexdigest()
 
 
+@pytest.mark.slow  # two runs of decide, one killed mid-way
 def test_a_run_killed_with_sigkill_resumes_without_repeating_finished_decisions(
     observed, tmp_path, server
 ):

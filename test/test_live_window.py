@@ -236,10 +236,11 @@ def test_a_live_window_reaches_the_brain_and_the_robot_waited_time_is_recorded(s
     from reacthuman.brain.client import ModelClient
     from reacthuman.brain.run import ModelBrain
     from reacthuman.layout import OBSERVATION_FILE
+    from reacthuman.live_window import DECISIONS_FILE, LiveDecision
     from reacthuman.observation import Observation
     from reacthuman.ros import contract
     from reacthuman.ros.brain_node import BrainNode
-    from reacthuman.ros.window_recorder import DECISIONS_FILE, LiveDecision, WindowRecorderNode
+    from reacthuman.ros.window_recorder import WindowRecorderNode
     from reacthuman.run_folder import episode_folder
 
     server.default = ("reply", json.dumps(GOOD))

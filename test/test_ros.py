@@ -439,6 +439,7 @@ def test_the_recorder_files_out_of_order_messages_under_their_episode(tmp_path):
     assert not list(tmp_path.glob("bags/**/*.partial"))
 
 
+@pytest.mark.slow  # waits out the recorder's settling time
 def test_a_stopped_recorder_keeps_the_bag_whose_score_arrives_after_the_signal(
     tmp_path, monkeypatch
 ):

@@ -6,8 +6,8 @@ import csv
 import json
 
 import pytest
+from helpers import C, D, N, row
 
-from reacthuman.scenes.labels import Action
 from reacthuman.scenes.spec import Family, SpeedBand
 from reacthuman.scoring.aggregate import (
     band_consistency,
@@ -17,44 +17,7 @@ from reacthuman.scoring.aggregate import (
     stat,
     summarise_brain,
 )
-from reacthuman.scoring.results import ResultsStore, ScoreRow
-
-C, D, N = Action.EXECUTE_CATCH, Action.TRIGGER_DODGE, Action.NO_ACTION
-
-
-def row(
-    scene: int,
-    brain: str,
-    action,
-    truth,
-    *,
-    band=SpeedBand.slow,
-    group=0,
-    d_end=None,
-    family=Family.rolling_ball,
-    rules=(),
-    adversarial=False,
-) -> ScoreRow:
-    return ScoreRow(
-        scene_id=f"{family.value}-{scene:06d}",
-        brain=brain,
-        family=family,
-        speed_band=band,
-        group=group,
-        adversarial=adversarial,
-        object="tennis_ball",
-        imitates=None,
-        action=action,
-        true_action=truth,
-        saa=float(action is truth),
-        safe=not rules,
-        rules=list(rules),
-        primary_rule=rules[0] if rules else None,
-        d_end=d_end,
-        aia=None if action is None else 1.0,
-        d_min=d_end,
-        d_closing=0.0 if d_end else None,
-    )
+from reacthuman.scoring.results import ResultsStore
 
 
 def test_stat_drops_missing_values_and_brackets_the_mean():

@@ -8,8 +8,8 @@ import re
 import shutil
 from html.parser import HTMLParser
 
-from helpers import run_cli
-from test_scoring_aggregate import C, D, N, row
+import pytest
+from helpers import C, D, N, row, run_cli
 
 from reacthuman.scoring.report import write_report
 
@@ -29,6 +29,7 @@ def decide(observed, out, brain, store):
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.slow  # three brains decided, scored twice and reported, each a fresh process
 def test_score_and_report_a_run(observed, tmp_path):
     for brain in ("oracle", "always-dodge", "no-action"):
         decide(observed, tmp_path / "dec" / brain, brain, tmp_path / "s.sqlite")

@@ -38,6 +38,7 @@ def test_default_set_has_306_scenes_18_per_family(default_set):
     assert len(manifest.skipped) < 40
 
 
+@pytest.mark.slow  # a fresh process generates the whole default set
 def test_a_set_generated_in_another_process_is_byte_identical(tmp_path, default_set):
     """`scenes generate` in a fresh process writes the very bytes this process's default set
     writes: a scene set is a pure function of its arguments."""

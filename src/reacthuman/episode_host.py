@@ -34,6 +34,8 @@ from reacthuman.runner import Played, execute_decision, play
 from reacthuman.scenes.geometry import Vec3
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scenes.truth import GroundTruth
+from reacthuman.sim.episode import Simulator
+from reacthuman.sim.execute import execution_duration, initial_state
 from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.command import JointCommand, JointState
 from reacthuman.spine.controller import Controller, controller_name, make_controller
@@ -89,8 +91,6 @@ class SceneHost:
     """Builds, plays, executes and frees one scene at a time in this process."""
 
     def __init__(self, controller: str, policy_path: str | None = None) -> None:
-        from reacthuman.sim.episode import Simulator
-
         self.name = controller_name(controller)
         self.policy_path = policy_path
         self.physical = self.name != STANDIN_NAME  # the G1, a body in the scene
@@ -114,7 +114,6 @@ class SceneHost:
         """Build ``spec``'s scene and play it to the freeze (the previous one is freed).
         ``command_for``: where the standing G1's commands come from (None: this host's
         controller); the kinematic stand-in does not stand under a controller."""
-        from reacthuman.sim.execute import execution_duration, initial_state
 
         self.finish()
         relay = None

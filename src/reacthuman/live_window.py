@@ -19,8 +19,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict
 
-from reacthuman.observation import CameraInfo, Frame, Observation, RobotPose, frame_name
+from reacthuman.observation import (
+    CameraInfo,
+    Frame,
+    Observation,
+    RobotPose,
+    focal_length,
+    frame_name,
+)
 from reacthuman.scenes.spec import CameraName, Vec3
 from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.g1 import PELVIS_HEIGHT
@@ -76,7 +84,7 @@ class Intrinsics:
     @classmethod
     def from_fov(cls, width: int, height: int, fov_deg: float) -> Intrinsics:
         """A camera with no calibration: square pixels, the centre, a vertical field of view."""
-        f = (height / 2.0) / math.tan(math.radians(fov_deg) / 2.0)
+        f = focal_length(height, fov_deg)
         return cls(width, height, f, f, width / 2.0, height / 2.0)
 
     def camera_info(self, view: CameraName, pose: CameraPose) -> CameraInfo:
@@ -259,3 +267,28 @@ def rate(stamps: list[int]) -> float:
     if len(stamps) < 2 or stamps[-1] == stamps[0]:
         return 0.0
     return (len(stamps) - 1) * NS / (stamps[-1] - stamps[0])
+
+
+DECISIONS_FILE = "live_decisions.jsonl"  # in the run folder, a LiveDecision per line
+
+
+class LiveDecision(BaseModel):
+    """One decision on a robot and what it cost in time (node clock and camera clock are
+    one; ns since the epoch)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    run_id: str
+    episode: int
+    scene_id: str
+    brain: str = ""
+    window_start_ns: int
+    window_end_ns: int  # the newest frame the brain saw
+    asked_ns: int  # when the window was cut
+    plan_ns: int | None = None  # when the plan arrived here; None: it never did
+    frame_times: list[float]
+    skew_ms: dict[str, float]  # each other camera's worst offset from the reference's frames
+    window_age_s: float  # asked - window end
+    latency_s: float | None = None  # window end -> plan: how long the robot waited
+    brain_latency_s: float | None = None  # the model call alone (0 for a baseline)
+    r1_reason: str | None = None

@@ -43,7 +43,7 @@ class CameraInfo(Model):
 
     @classmethod
     def of(cls, camera: Camera, width: int, height: int) -> CameraInfo:
-        f = (height / 2.0) / math.tan(math.radians(camera.fov_deg) / 2.0)
+        f = focal_length(height, camera.fov_deg)
         return cls(
             name=camera.name,
             width=width,
@@ -57,6 +57,12 @@ class CameraInfo(Model):
             lookat=camera.lookat,
             up=camera.up,
         )
+
+
+def focal_length(height: int, fov_deg: float) -> float:
+    """The focal length in pixels of a pinhole camera ``height`` pixels high that sees
+    ``fov_deg`` degrees vertically (square pixels)."""
+    return (height / 2.0) / math.tan(math.radians(fov_deg) / 2.0)
 
 
 # Names that data may give to files and folders: an observation's frames are read and sent

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reacthuman.brain.classify import reaching_hands
 from reacthuman.brain.client import Decision
@@ -25,17 +25,18 @@ from reacthuman.brain.store import ResponseStore
 from reacthuman.observation import Observation
 from reacthuman.run_folder import Frames, episode_folder, write_decision, write_observation
 from reacthuman.scenes.geometry import Vec3
+from reacthuman.scenes.sets import Scene, default_scenes, read_set
 from reacthuman.scenes.spec import CameraName, SceneSpec
 from reacthuman.scenes.truth import GroundTruth
 from reacthuman.scoring.results import ResultsStore, ScoreRow
 from reacthuman.scoring.run import score_row
+from reacthuman.sim.episode import Simulator, standing
+from reacthuman.sim.execute import execute, initial_state
+from reacthuman.sim.observe import observation_for
 from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.command import JointCommand, JointState
 from reacthuman.spine.controller import Controller
 from reacthuman.spine.outcome import ExecutionOutcome, OutcomeJudge
-
-if TYPE_CHECKING:
-    from reacthuman.scenes.sets import Scene
 
 DEFAULT_BRAIN_TIMEOUT = 120.0  # s a brain may take to answer before the decision is an R1
 
@@ -105,9 +106,6 @@ def play(
     ``command_for``: where the standing G1's commands come from instead (the spine node,
     through the graph: ``stand`` is then not needed). ``legend``: the legend ablation (the
     observation also describes the objects)."""
-    from reacthuman.sim.episode import standing
-    from reacthuman.sim.observe import observation_for
-
     episode = simulator.build(spec, settings, command_for or standing(stand, spec))
     try:
         truth = episode.run()
@@ -196,8 +194,6 @@ def execute_decision(
     ``video``, also write the execution's close-up view there as MP4. ``controller``: the
     body's, or only its name when ``command_for`` drives a G1 (the spine node, through the
     graph: its policy then runs there alone)."""
-    from reacthuman.sim.execute import execute, initial_state
-
     spec = played.spec
     if isinstance(controller, str):
         if command_for is None or played.episode.g1 is None:
@@ -254,8 +250,6 @@ def run_direct(
     """Every scene with one brain, in process; resumes where an earlier run stopped. With
     ``videos``, each execution's close-up view goes to ``execution.mp4`` in its episode
     folder; with ``legend``, observations carry the legend (the ablation)."""
-    from reacthuman.sim.episode import Simulator
-
     simulator = Simulator()
     results = ResultsStore(run / "results.sqlite")
     deciding = BrainRunner(run / "responses.sqlite")
@@ -292,8 +286,6 @@ def bench_set(source: str | Path | None = None, limit: int | None = None) -> lis
     """The scenes of a bench run, with their metadata: a set folder, or the embedded default
     (``None`` or ``"default"``): the first scene of every family that the validated set keeps
     (``scenes.sets.DEFAULT_SCENE_SEEDS``), 17 scenes."""
-    from reacthuman.scenes.sets import default_scenes, read_set
-
     if source is None or str(source) == "default":
         scenes = default_scenes()
     else:

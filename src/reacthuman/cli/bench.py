@@ -10,11 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from reacthuman.cli.common import CliError
-from reacthuman.genesis_runtime import LIBRARY_LOG
-from reacthuman.run_folder import LIBRARY_LOG_FILE
 
 DEFAULT_BRAINS = ("oracle", "heuristic", "always-dodge")
 
@@ -93,6 +89,8 @@ def check_run_folder(run: Path) -> None:
     ``responses.sqlite`` as they start; a rerun resumes it). Anything else is refused before
     any work: a bench writes scores.csv and report/ there and would replace a user's files
     (``scenes generate`` refuses alike)."""
+    from reacthuman.run_folder import LIBRARY_LOG_FILE
+
     if run.exists() and not run.is_dir():
         raise CliError(f"--out {run}: a file, not a folder")
     marks = ("results.sqlite", "responses.sqlite")
@@ -136,7 +134,11 @@ def results_table(rows: list) -> str:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from reacthuman.genesis_runtime import LIBRARY_LOG
     from reacthuman.ros.graph import compose
+    from reacthuman.run_folder import LIBRARY_LOG_FILE
     from reacthuman.runner import bench_set, run_direct
     from reacthuman.scenes.validity import VALIDITY_FILE, validity
     from reacthuman.scoring.report import write_report

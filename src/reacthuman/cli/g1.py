@@ -10,8 +10,6 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from reacthuman.unitree import guard as g
-
 
 def add_parser(commands: Any) -> None:
     bridge = commands.add_parser(
@@ -56,8 +54,18 @@ def add_parser(commands: Any) -> None:
         help="arm as soon as the robot reports and the spine commands (for a simulated G1; on "
         "a robot arm by hand: ros2 service call /g1_guard/arm std_srvs/srv/Trigger)",
     )
-    guard.add_argument("--command-timeout", type=float, default=g.COMMAND_TIMEOUT, metavar="S")
-    guard.add_argument("--state-timeout", type=float, default=g.STATE_TIMEOUT, metavar="S")
+    guard.add_argument(
+        "--command-timeout",
+        type=float,
+        metavar="S",
+        help="s of the spine's silence before damping (default: g1_guard's parameter)",
+    )
+    guard.add_argument(
+        "--state-timeout",
+        type=float,
+        metavar="S",
+        help="s of the robot's silence before damping (default: g1_guard's parameter)",
+    )
     guard.set_defaults(func=cmd_g1_guard)
 
 
@@ -108,13 +116,10 @@ def cmd_g1_guard(args: argparse.Namespace) -> int:
     from reacthuman.ros.graph import run_node_process
     from reacthuman.ros.guard_node import GuardNode
 
-    params = {
-        "network_interface": args.interface,
-        "dds_domain": args.domain,
-        "arm": args.arm,
-        "command_timeout": args.command_timeout,
-        "state_timeout": args.state_timeout,
-    }
+    params = {"network_interface": args.interface, "dds_domain": args.domain, "arm": args.arm}
+    for key in ("command_timeout", "state_timeout"):  # the node's own defaults otherwise
+        if getattr(args, key) is not None:
+            params[key] = getattr(args, key)
     ros_args = ["--ros-args"]
     for key, value in params.items():
         text = str(value).lower() if isinstance(value, bool) else str(value)

@@ -210,20 +210,13 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_scenes_validate(args: argparse.Namespace) -> int:
-    from reacthuman.scenes.sets import SetError, SetReadError, format_summary, load_spec, read_set
+    from reacthuman.scenes.sets import SetError, format_summary, load_spec
 
     target = Path(args.path)
     if not target.exists():
         raise CliError(f"{target}: no such file or folder")
     if target.is_dir() and (target / "set.json").is_file():
-        try:
-            _manifest, scenes = read_set(target)
-        except SetReadError as exc:
-            for problem in exc.problems:
-                print(f"invalid: {problem}", file=sys.stderr)
-            raise CliError(f"{target}: {len(exc.problems)} invalid file(s)") from None
-        except SetError as exc:
-            raise CliError(str(exc)) from None
+        scenes = _read_set(target)
         print(format_summary(scenes))
         print(f"\n{target}: all {len(scenes)} scenes valid")
         return 0
@@ -235,18 +228,26 @@ def cmd_scenes_validate(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_scenes_validity(args: argparse.Namespace) -> int:
+def _read_set(path: Path) -> list[Any]:
+    """The scenes of the set at ``path``; every invalid file named on stderr, then a
+    CliError."""
     from reacthuman.scenes.sets import SetError, SetReadError, read_set
-    from reacthuman.scenes.validity import format_validity, validity
 
     try:
-        _manifest, scenes = read_set(Path(args.path))
+        _manifest, scenes = read_set(path)
     except SetReadError as exc:
         for problem in exc.problems:
             print(f"invalid: {problem}", file=sys.stderr)
-        raise CliError(f"{args.path}: {len(exc.problems)} invalid file(s)") from None
+        raise CliError(f"{path}: {len(exc.problems)} invalid file(s)") from None
     except SetError as exc:
         raise CliError(str(exc)) from None
+    return scenes
+
+
+def cmd_scenes_validity(args: argparse.Namespace) -> int:
+    from reacthuman.scenes.validity import format_validity, validity
+
+    scenes = _read_set(Path(args.path))
     report = validity(scenes)
     print(format_validity(report))
     if args.json:

@@ -18,10 +18,14 @@ import numpy as np
 from sensor_msgs.msg import Image
 from std_msgs.msg import String
 
-from reacthuman.brain.run import make_brain
+from reacthuman.brain.client import Decision
+from reacthuman.brain.run import brain_sees_truth, make_brain
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import Mailbox, ReactNode
+from reacthuman.ros.graph import run_node_process
+from reacthuman.run_folder import episode_folder, write_decision, write_observation
+from reacthuman.runner import BrainRunner
 
 
 class BrainNode(ReactNode):
@@ -36,7 +40,6 @@ class BrainNode(ReactNode):
         self, overrides: dict[str, Any] | None = None, brain: Any = None, context: Any = None
     ) -> None:
         super().__init__(c.BRAIN_NODE, overrides, context)
-        from reacthuman.runner import BrainRunner
 
         self.brain = brain or make_brain(
             str(self.param("brain")),
@@ -54,7 +57,6 @@ class BrainNode(ReactNode):
                 Image, c.image_topic(view), lambda m, v=view: self._on_image(v, m), c.IMAGES
             )
         self.create_subscription(String, c.FREEZE, self._on_freeze, c.EVENTS)
-        from reacthuman.brain.run import brain_sees_truth
 
         if brain_sees_truth(self.brain):
             self.create_subscription(String, c.GROUND_TRUTH, self._on_truth, c.EVENTS)
@@ -77,10 +79,6 @@ class BrainNode(ReactNode):
         threading.Thread(target=self._decide, args=(freeze,), daemon=True).start()
 
     def _decide(self, freeze: c.FreezeMessage) -> None:
-        from reacthuman.brain.client import Decision
-        from reacthuman.brain.run import brain_sees_truth
-        from reacthuman.run_folder import episode_folder, write_decision, write_observation
-
         observation = freeze.observation
         deadline = time.monotonic() + float(self.param("frame_timeout"))
         frames: dict[tuple[c.CameraName, float], np.ndarray] = {}
@@ -124,8 +122,6 @@ class BrainNode(ReactNode):
 
 
 def main(args: list[str] | None = None) -> None:
-    from reacthuman.ros.graph import run_node_process
-
     run_node_process(BrainNode, args)
 
 

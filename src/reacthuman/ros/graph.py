@@ -26,6 +26,8 @@ from typing import IO, Any
 import yaml
 
 from reacthuman.assets import config_file
+from reacthuman.ros import contract
+from reacthuman.ros.base import COMMON_PARAMETERS
 
 PARAMETERS_FILE = "bench.yaml"
 EPISODE_THREAD = ("sim_node", "spine_node", "recorder_node")  # composed: spun by the sim
@@ -252,8 +254,6 @@ def compose(
     isolate()
     import rclpy
 
-    from reacthuman.ros import contract
-
     context = rclpy.Context()
     rclpy.init(context=context)
     nodes: dict[str, Any] = {}
@@ -344,6 +344,4 @@ def drain(executor: Any, seconds: float = 0.5) -> None:
 
 
 def _common() -> dict[str, Any]:
-    from reacthuman.ros.base import COMMON_PARAMETERS
-
     return COMMON_PARAMETERS

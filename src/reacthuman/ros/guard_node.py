@@ -20,6 +20,7 @@ from std_srvs.srv import Trigger
 
 from reacthuman.ros import contract as c
 from reacthuman.ros.base import ReactNode
+from reacthuman.ros.graph import run_node_process
 from reacthuman.unitree import guard as g
 from reacthuman.unitree.channel import Channel
 from reacthuman.unitree.messages import (
@@ -138,8 +139,6 @@ class GuardNode(ReactNode):
 
 
 def main(args: list[str] | None = None) -> None:
-    from reacthuman.ros.graph import run_node_process
-
     run_node_process(GuardNode, args)
 
 

@@ -27,6 +27,7 @@ from reacthuman.ros import convert
 from reacthuman.ros.bag import EpisodeBag
 from reacthuman.ros.base import ReactNode
 from reacthuman.ros.convert import NS
+from reacthuman.ros.graph import run_node_process
 from reacthuman.run_folder import bag_folder, bagged
 
 # Every episode topic; the run's own state (its status, what the folder holds) is no episode's.
@@ -212,8 +213,6 @@ def _envelope_text(data: str) -> str:
 
 
 def main(args: list[str] | None = None) -> None:
-    from reacthuman.ros.graph import run_node_process
-
     run_node_process(RecorderNode, args)
 
 

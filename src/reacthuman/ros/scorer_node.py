@@ -15,9 +15,11 @@ from typing import Any
 from std_msgs.msg import String
 from visualization_msgs.msg import MarkerArray
 
+from reacthuman.brain.classify import ClassifierConfig
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import ReactNode
+from reacthuman.ros.graph import run_node_process
 from reacthuman.ros.markers import episode_markers
 from reacthuman.run_folder import episode_folder, safe_name
 from reacthuman.scoring.results import ResultsStore
@@ -36,7 +38,6 @@ class ScorerNode(ReactNode):
 
     def __init__(self, overrides: dict[str, Any] | None = None, context: Any = None) -> None:
         super().__init__(c.SCORER_NODE, overrides, context)
-        from reacthuman.brain.classify import ClassifierConfig
 
         path = str(self.param("classifier_config"))
         self.config = ClassifierConfig.load(path) if path else None
@@ -97,8 +98,6 @@ class ScorerNode(ReactNode):
 
 
 def main(args: list[str] | None = None) -> None:
-    from reacthuman.ros.graph import run_node_process
-
     run_node_process(ScorerNode, args)
 
 

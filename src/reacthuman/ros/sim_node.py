@@ -34,6 +34,7 @@ from reacthuman.episode_host import (
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import Mailbox, ReactNode
+from reacthuman.ros.graph import run_node_process
 from reacthuman.run_folder import episode_folder
 from reacthuman.runner import bench_scenes
 from reacthuman.scenes.geometry import quat_from_yaw, rotate_into, rotate_yaw, sub
@@ -604,8 +605,6 @@ def body_transforms(
 
 
 def main(args: list[str] | None = None) -> None:
-    from reacthuman.ros.graph import run_node_process
-
     run_node_process(SimNode, args)
 
 

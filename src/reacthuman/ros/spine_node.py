@@ -23,6 +23,7 @@ from std_msgs.msg import String
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import ReactNode
+from reacthuman.ros.graph import run_node_process
 from reacthuman.spine.command import CONTROL_PERIOD
 from reacthuman.spine.controller import make_controller
 from reacthuman.spine.g1 import G1_JOINTS
@@ -229,8 +230,6 @@ class SpineNode(ReactNode):
 
 
 def main(args: list[str] | None = None) -> None:
-    from reacthuman.ros.graph import run_node_process
-
     run_node_process(SpineNode, args)
 
 

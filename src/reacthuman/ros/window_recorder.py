@@ -26,7 +26,6 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
-from pydantic import BaseModel, ConfigDict
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import CameraInfo as CameraInfoMsg
 from sensor_msgs.msg import Image
@@ -34,10 +33,12 @@ from std_msgs.msg import String
 from std_srvs.srv import Trigger
 
 from reacthuman.live_window import (
+    DECISIONS_FILE,
     NS,
     CameraPose,
     FrameWindow,
     Intrinsics,
+    LiveDecision,
     Window,
     WindowError,
     g1_head_camera,
@@ -46,38 +47,16 @@ from reacthuman.observation import CameraInfo, RobotPose
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import ReactNode
+from reacthuman.ros.graph import run_node_process
 from reacthuman.scenes.spec import CameraName, Vec3
 
 WINDOW_RECORDER = "window_recorder"
-DECISIONS_FILE = "live_decisions.jsonl"
 ROBOT_AT_DECISION = RobotPose(pos=(0.0, 0.0, 0.0), yaw=0.0)  # the robot's own frame
 # Camera drivers publish best effort (or reliable, which a best-effort reader also takes);
 # a third of a second of frames waits for a busy executor before DDS drops the oldest.
 CAMERA_QOS = QoSProfile(
     history=HistoryPolicy.KEEP_LAST, depth=10, reliability=ReliabilityPolicy.BEST_EFFORT
 )
-
-
-class LiveDecision(BaseModel):
-    """One decision on a robot and what it cost in time (node clock and camera clock are
-    one; ns since the epoch)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    run_id: str
-    episode: int
-    scene_id: str
-    brain: str = ""
-    window_start_ns: int
-    window_end_ns: int  # the newest frame the brain saw
-    asked_ns: int  # when the window was cut
-    plan_ns: int | None = None  # when the plan arrived here; None: it never did
-    frame_times: list[float]
-    skew_ms: dict[str, float]  # each other camera's worst offset from the reference's frames
-    window_age_s: float  # asked - window end
-    latency_s: float | None = None  # window end -> plan: how long the robot waited
-    brain_latency_s: float | None = None  # the model call alone (0 for a baseline)
-    r1_reason: str | None = None
 
 
 def parse_cameras(text: str) -> dict[CameraName, str]:
@@ -343,8 +322,6 @@ class WindowRecorderNode(ReactNode):
 
 
 def main(args: list[str] | None = None) -> None:
-    from reacthuman.ros.graph import run_node_process
-
     run_node_process(WindowRecorderNode, args)
 
 
