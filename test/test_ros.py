@@ -513,3 +513,20 @@ def test_gains_travel_once_per_execution_in_the_order_a_command_names_its_joints
         contract.GainsMessage(
             run_id="r", episode=3, start_ns=0, names=("a", "b", "c"), kp=(1, 2), kd=(1, 2, 3)
         )
+
+
+def test_the_spine_answers_only_states_stamped_on_a_tick_of_its_phase():
+    """A frame's state between two ticks of the stand (the window's last frame can fall just
+    past the stand's last tick) is no tick: answered, it would put a stand command on the
+    stamp the execution's tick 0 shares with it."""
+    from reacthuman.ros.spine_node import tick_of
+
+    stand = contract.StandMessage(
+        run_id="r", episode=0, start_ns=5 * convert.NS, ticks=23, controller="g1-holosoma-fastsac",
+        robot_pos=(0.0, 0.0, 0.0), robot_yaw=0.0,
+    )  # fmt: skip
+    period = 20_000_000
+    assert tick_of(stand, 5 * convert.NS) == 0
+    assert tick_of(stand, 5 * convert.NS + 22 * period) == 22
+    assert tick_of(stand, 5 * convert.NS + 22 * period + 8_333_333) == -1  # a freeze at 0.45 s
+    assert tick_of(stand, 5 * convert.NS - period) == -1

@@ -205,18 +205,14 @@ class SpineNode(ReactNode):
         ns = convert.ns_of(msg.header.stamp)
         with self.lock:
             phase = self.phase
-            tick = (
-                -1
-                if phase is None
-                else round((ns - phase.start_ns) / convert.seconds_to_ns(CONTROL_PERIOD))
-            )
+            tick = -1 if phase is None else tick_of(phase, ns)
             if phase is not None and 0 <= tick < phase.ticks and ns <= self.answered:
                 return  # this tick was answered already (the window's last state is tick 0's)
             imu = self.imus.get(ns)
             needs_imu = getattr(self.controller, "physical", False)
             if phase is None or tick < 0 or tick >= phase.ticks or (needs_imu and imu is None):
-                # A state of the observation window, the next phase's first tick before its
-                # message, or a G1 state before its IMU: keep the last few.
+                # A state of the observation window between ticks, the next phase's first
+                # tick before its message, or a G1 state before its IMU: keep the last few.
                 self.pending = [*self.pending[-9:], msg]
                 return
             self.pending = [p for p in self.pending if p is not msg]
@@ -227,6 +223,15 @@ class SpineNode(ReactNode):
             self.walking = command.walking_cmd
             self.twist_pub.publish(convert.twist(command.walking_cmd))
         self.command_pub.publish(convert.joint_state_msg(command.names, command.positions, ns))
+
+
+def tick_of(phase: c.Phase, ns: int) -> int:
+    """The control tick of ``phase`` a state stamped ``ns`` opens, or -1 when the stamp is no
+    tick's (a frame's state between ticks: the lock step never waits on it, and answering
+    it would put a command on a stamp the next phase's tick may share)."""
+    tick = round((ns - phase.start_ns) / convert.seconds_to_ns(CONTROL_PERIOD))
+    on_tick = ns == phase.start_ns + convert.seconds_to_ns(tick * CONTROL_PERIOD)
+    return tick if on_tick else -1
 
 
 def main(args: list[str] | None = None) -> None:
