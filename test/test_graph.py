@@ -98,6 +98,17 @@ def test_four_nodes_as_processes_score_like_the_direct_path(graph_run):
     assert '"outcome":' in next(iter(live.values()))
 
 
+def test_every_execution_is_the_direct_paths_contact_by_contact(graph_run):
+    """The whole outcome (first contact, its time, speed and impulse), not only the score
+    row: a command answered for the wrong tick changes these first."""
+    root = graph_run[0]
+    outcomes = sorted((root / "direct" / "episodes").glob("oracle/*/outcome.json"))
+    assert len(outcomes) == SCENES
+    for direct in outcomes:
+        graph = root / "graph" / direct.relative_to(root / "direct")
+        assert graph.read_text() == direct.read_text(), direct.parent.name
+
+
 def test_the_main_jobs_console_shows_results_and_the_simulators_warnings_go_to_a_file(graph_run):
     root, _sim, _helpers, _logs, direct = graph_run
     console = direct.stdout + direct.stderr
