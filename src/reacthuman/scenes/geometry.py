@@ -9,7 +9,7 @@ their fields, so the order never leaks. What the closed forms below do not cover
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 Vec3 = tuple[float, float, float]
@@ -47,6 +47,18 @@ def normalize(a: Sequence[float]) -> Vec3:
     if n == 0.0:
         raise ValueError("cannot normalize a zero vector")
     return scale(a, 1.0 / n)
+
+
+def vec3(values: Iterable[float]) -> Vec3:
+    """Three values as a Vec3 (from a list, a generator or an array row), unchanged."""
+    x, y, z = values
+    return (x, y, z)
+
+
+def quat4(values: Iterable[float]) -> Quat:
+    """Four values as a (w, x, y, z) Quat, unchanged."""
+    w, x, y, z = values
+    return (w, x, y, z)
 
 
 def quat_from_axis_angle(axis: Sequence[float], angle: float) -> Quat:

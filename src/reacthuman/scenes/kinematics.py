@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from reacthuman.scenes.geometry import Quat, Vec3, dot, rotate_into
+from reacthuman.scenes.geometry import Quat, Vec3, dot, rotate_into, vec3
 from reacthuman.scenes.spec import Shape, ShapeKind
 
 G = 9.81
@@ -81,7 +81,7 @@ class MotionPath:
     def append(
         self, t: float, pos: Sequence[float], vel: Sequence[float], energy: float | None = None
     ) -> None:
-        self.samples.append(Sample(t, tuple(pos), tuple(vel), energy))  # type: ignore[arg-type]
+        self.samples.append(Sample(t, vec3(pos), vec3(vel), energy))
 
     def hold_until(self, horizon: float) -> None:
         """Stay where the last sample is until the horizon."""

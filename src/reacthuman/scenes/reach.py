@@ -19,7 +19,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from reacthuman.scenes.geometry import Vec3, norm
+from reacthuman.scenes.geometry import Vec3, norm, vec3
 
 REACH_RADIUS = 1.2  # m, horizontal distance from the observer's vertical axis
 REACH_HEIGHT = 2.0  # m above the floor
@@ -117,7 +117,7 @@ def summarise_arrival(
     return ArrivalSummary(
         reaches_observer=True,
         arrival_time=first_t,
-        arrival_point=tuple(first_pos),  # type: ignore[arg-type]
+        arrival_point=vec3(first_pos),
         arrival_speed=first_speed,
         arrival_kinetic_energy=first_energy,
         peak_speed=max(speed for speed, _e in candidates),

@@ -10,7 +10,14 @@ from typing import Any
 import numpy as np
 
 from reacthuman.genesis_runtime import as_numpy as _np
-from reacthuman.scenes.geometry import Vec3, quat_from_yaw, quat_rotate, rotate_into
+from reacthuman.scenes.geometry import (
+    Vec3,
+    quat4,
+    quat_from_yaw,
+    quat_rotate,
+    rotate_into,
+    vec3,
+)
 from reacthuman.spine.command import JointCommand, JointState
 from reacthuman.spine.g1 import (
     DEFAULT_POSE,
@@ -87,7 +94,7 @@ class G1Body:
             positions=tuple(q.tolist()),
             velocities=tuple(dq.tolist()),
             imu_quat=quat,
-            imu_gyro=tuple(float(v) for v in gyro),  # type: ignore[arg-type]
+            imu_gyro=vec3(float(v) for v in gyro),
         )
 
     def apply(self, command: JointCommand) -> None:
@@ -118,8 +125,8 @@ class G1Body:
         points = {}
         for side, link in self.hand_links.items():
             pos = tuple(float(v) for v in _np(link.get_pos()))
-            quat = tuple(float(v) for v in _np(link.get_quat()))
-            offset = quat_rotate(quat, HAND_POINT[side])  # type: ignore[arg-type]
+            quat = quat4(float(v) for v in _np(link.get_quat()))
+            offset = quat_rotate(quat, HAND_POINT[side])
             points[side] = (pos[0] + offset[0], pos[1] + offset[1], pos[2] + offset[2])
         return points
 

@@ -34,6 +34,7 @@ from reacthuman.genesis_runtime import as_numpy
 from reacthuman.scenes.geometry import (
     Vec3,
     add,
+    quat4,
     quat_from_yaw,
     quat_mul,
     quat_rotate,
@@ -208,8 +209,8 @@ class HandTracker:
         out = []
         for link, point in zip(self.links, self.points, strict=True):
             pos = as_numpy(link.get_pos()).astype(float)
-            quat = tuple(float(v) for v in as_numpy(link.get_quat()))
-            off = quat_rotate(quat, tuple(point))  # type: ignore[arg-type]
+            quat = quat4(float(v) for v in as_numpy(link.get_quat()))
+            off = quat_rotate(quat, tuple(point))
             out.append((pos[0] + off[0], pos[1] + off[1], pos[2] + off[2]))
         return out[0], out[1]
 

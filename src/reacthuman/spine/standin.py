@@ -15,7 +15,7 @@ from __future__ import annotations
 from reacthuman import robot
 from reacthuman.brain.motion import base_pose, hand_in_robot_frame, to_world
 from reacthuman.brain.plan import Keyframe, ReactionPlan
-from reacthuman.scenes.geometry import Vec3
+from reacthuman.scenes.geometry import Vec3, vec3
 from reacthuman.spine.command import JointCommand, JointState, tick_time
 
 STANDIN_NAME = "kinematic-stand-in"
@@ -80,7 +80,7 @@ class KinematicStandIn:
 
     def start(self, plan: ReactionPlan | None, robot_pos: Vec3, robot_yaw: float) -> None:
         self._plan = plan if plan is not None else STANDING_PLAN
-        self._pos, self._yaw = tuple(robot_pos), robot_yaw  # type: ignore[assignment]
+        self._pos, self._yaw = vec3(robot_pos), robot_yaw
 
     def pose_at(self, t: float) -> tuple[float, ...]:
         """The stand-in's joint positions at ``t`` s after the freeze."""
