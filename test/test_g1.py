@@ -29,7 +29,7 @@ from reacthuman.spine.policy import (
 def _motion_pt() -> Path:
     """Unitree's motion.pt: $REACTHUMAN_UNITREE_POLICY, else g1/unitree_rl_gym/motion.pt in
     $REACTHUMAN_SHARED_DIR, else in a ``shared`` folder beside the checkout or one of its
-    parents (the team's ../shared). The test that needs it is skipped where none is found."""
+    parents. The test that needs it is skipped where none is found."""
     configured = os.environ.get("REACTHUMAN_UNITREE_POLICY")
     if configured:
         return Path(configured)

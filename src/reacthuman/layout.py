@@ -9,7 +9,7 @@ Every scene folder, whether ``reacthuman observe`` exported it or a bench run pl
     <scene>/plan.json, reply.txt            bench runs: the decision (``reacthuman decide``
     <scene>/outcome.json, execution.mp4     writes plan.json and reply.txt to its own --out)
 
-A brain is handed ``<scene>/observation`` only (DESIGN.md 2: the brain never receives ground
+A brain is handed ``<scene>/observation`` only (the brain never receives ground
 truth); the oracle, the one privileged reference, is handed ground truth as an argument.
 An older ``reacthuman observe`` wrote observation.json, frames/, ground_truth.json and
 spec.json into one folder; such a folder is refused with what to do, never decided.

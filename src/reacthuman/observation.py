@@ -2,7 +2,7 @@
 
 Frames from the three synchronized cameras during the observation window, their timestamps,
 camera intrinsics and extrinsics, and where the robot stands. Never physics, labels, ground
-truth, or text that names the objects: the paper's models get frames only (DESIGN.md 5), so
+truth, or text that names the objects: the paper's models get frames only, so
 ``legend`` is absent by default. It exists for one documented ablation (``--legend``): the
 objects by how they look, under neutral ids (``legend_of``). The brain gets this file and
 the frames in a folder of their own (``reacthuman.layout``).

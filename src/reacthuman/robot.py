@@ -1,5 +1,5 @@
 """What the robot is and can do: the numbers the prompt states, the plan checker enforces, the
-spine executes and the scorer measures with. Unitree G1 (1.32 m), DESIGN.md section 5.
+spine executes and the scorer measures with. Unitree G1 (1.32 m); docs/brain.md, "ReactionPlan".
 
 Frames follow REP-103: the robot frame has its origin on the floor between the feet, x
 forward, y left, z up. Hand keyframes are given relative to the **hand origin**, the point

@@ -2,7 +2,7 @@
 
 ``always-dodge``, ``always-catch``, ``no-action`` and ``random`` (seeded by the scene) ignore
 what they see; ``legend-only`` reads nothing but the text the brain is given about the
-objects (a benchmark self-check, DESIGN.md 5); the oracle (``brain.oracle``) is handed ground truth.
+objects (a benchmark self-check); the oracle (``brain.oracle``) is handed ground truth.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The action-label rule, written down once (paper 3.1 "Action space"; DESIGN.md section 5).
+"""The action-label rule, written down once (paper 3.1 "Action space"; docs/scenes.md, "Labels").
 
 Ground truth follows physics, not appearance:
 
