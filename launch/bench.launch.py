@@ -2,6 +2,10 @@
 processes, with parameters from config/bench.yaml overridden by the launch arguments given.
 
     ros2 launch reacthuman bench.launch.py brain:=heuristic limit:=5 rviz:=true
+    ros2 launch reacthuman bench.launch.py brain:=oracle,heuristic,always-dodge
+
+Several brains (comma-separated) are evaluated on each scene played once, each plan executed
+from the same freeze.
 
 The node list and the parameter file are the ones ``reacthuman bench`` composes in one
 process on machines without ROS 2's launch system (reacthuman.ros.graph). The run ends when
@@ -43,6 +47,8 @@ ARGUMENTS = {
     "brain": ("brain", str),
     "base_url": ("base_url", str),
     "limit": ("limit", int),
+    "shard": ("shard", int),  # with shards: this launch's share of the set (several machines)
+    "shards": ("shards", int),
     "width": ("width", int),
     "height": ("height", int),
     "frames": ("frames", int),

@@ -205,3 +205,36 @@ def test_a_worker_whose_parent_is_killed_exits_on_its_own():
     while psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
         assert time.monotonic() < deadline, f"worker {pid} outlived its killed parent"
         time.sleep(0.2)
+
+
+def test_every_execution_from_a_restored_freeze_is_the_one_after_a_fresh_play():
+    """Play once, execute many: a scene played to its freeze runs every brain's plan from
+    that freeze, each bit-identical to the same plan after a fresh play, also after a plan
+    whose hand closed on the object (object_drop: the oracle catches)."""
+    from reacthuman.brain.baselines import always_dodge
+
+    spec = bench_scenes(limit=1)[0]
+    host = SceneHost("g1")
+
+    def executed(decision: Decision) -> tuple[object, tuple[float, ...]]:
+        outcome = host.execute(decision)
+        assert host.played is not None and host.played.episode.g1 is not None
+        return outcome, host.played.episode.g1.state(0, 0.0).positions  # at the horizon
+
+    try:
+        staged = host.play(spec, SETTINGS)
+        catch = oracle_decision(staged)
+        dodge = Decision(
+            scene_id=spec.scene_id, brain="always-dodge", plan=always_dodge(staged.observation)
+        )
+        caught = executed(catch)
+        dodged = executed(dodge)
+        caught_again = executed(catch)
+        host.play(spec, SETTINGS)
+        dodged_fresh = executed(dodge)
+    finally:
+        host.close()
+    assert caught[0].result == "caught"  # a hand held the object: the weld was opened again
+    assert dodged[0].result != "caught"
+    assert caught_again == caught
+    assert dodged == dodged_fresh

@@ -16,12 +16,15 @@ from helpers import graph_env, node_command, run_cli
 pytestmark = [pytest.mark.genesis, pytest.mark.slow]
 
 SCENES = 3
+# Two brains on each scene played once: the oracle closes a hand on object_drop's object, and
+# always-catch's plan then runs from the same freeze (the hand opened again).
+BRAINS = ("oracle", "always-catch")
 NODE_PROCESSES = ("brain_node", "spine_node", "scorer_node", "recorder_node")
 
 
 def start(node: str, run: Path, env: dict[str, str]) -> subprocess.Popen:
     return subprocess.Popen(
-        node_command(node, run_dir=run, brain="oracle"),
+        node_command(node, run_dir=run, brain=",".join(BRAINS)),
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -29,24 +32,25 @@ def start(node: str, run: Path, env: dict[str, str]) -> subprocess.Popen:
     )
 
 
-def rows(path: Path) -> dict[str, str]:
+def rows(path: Path) -> dict[tuple[str, str], str]:
     with sqlite3.connect(path) as db:
-        return dict(db.execute("SELECT scene_id, row FROM scores").fetchall())
+        found = db.execute("SELECT brain, scene_id, row FROM scores").fetchall()
+    return {(brain, scene): row for brain, scene, row in found}
 
 
 @pytest.fixture(scope="module")
 def graph_run(tmp_path_factory):
-    """Three oracle episodes through five processes (the simulator's scenes in two worker
-    processes one after the other), and the same scenes on the direct path (in process)."""
+    """Three scenes with two brains through five processes (the simulator's scenes in two
+    worker processes one after the other), and the same on the direct path."""
     root = tmp_path_factory.mktemp("graph")
-    env = graph_env()
+    env = {**graph_env(), "PYTHONFAULTHANDLER": "1"}  # SIGABRT: every thread's traceback
     helpers = [start(node, root / "graph", env) for node in NODE_PROCESSES]
     try:
         sim = subprocess.run(
             node_command(
                 "sim_node",
                 run_dir=root / "graph",
-                brain="oracle",
+                brain=",".join(BRAINS),
                 limit=SCENES,
                 width=320,
                 height=180,
@@ -66,14 +70,19 @@ def graph_run(tmp_path_factory):
         for node, process in zip(NODE_PROCESSES, helpers, strict=True):
             try:
                 logs[node] = process.communicate(timeout=30)[0]
-            except subprocess.TimeoutExpired:
-                process.kill()
-                logs[node] = process.communicate()[0]
+            except subprocess.TimeoutExpired:  # where it hangs, in its log
+                process.send_signal(signal.SIGABRT)
+                try:
+                    logs[node] = process.communicate(timeout=10)[0]
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    logs[node] = process.communicate()[0]
     direct = run_cli(
         "bench",
         "--direct",
-        "--brain",
-        "oracle",
+        *(arg for brain in BRAINS for arg in ("--brain", brain)),
+        "--workers",
+        "1",
         "--limit",
         str(SCENES),
         "--resolution",
@@ -87,13 +96,14 @@ def graph_run(tmp_path_factory):
 def test_four_nodes_as_processes_score_like_the_direct_path(graph_run):
     root, sim, helpers, logs, direct = graph_run
     assert sim.returncode == 0, sim.stderr[-3000:] + sim.stdout[-3000:]
-    assert all(p.returncode == 0 for p in helpers), logs
+    codes = {node: p.returncode for node, p in zip(NODE_PROCESSES, helpers, strict=True)}
+    assert all(code == 0 for code in codes.values()), (codes, logs)
     assert direct.returncode == 0, direct.stderr[-3000:]
     live, offline = (
         rows(root / "graph" / "results.sqlite"),
         rows(root / "direct" / "results.sqlite"),
     )
-    assert len(live) == SCENES
+    assert len(live) == SCENES * len(BRAINS)
     assert live == offline  # byte-equal score rows, execution outcome included
     assert '"outcome":' in next(iter(live.values()))
 
@@ -102,11 +112,32 @@ def test_every_execution_is_the_direct_paths_contact_by_contact(graph_run):
     """The whole outcome (first contact, its time, speed and impulse), not only the score
     row: a command answered for the wrong tick changes these first."""
     root = graph_run[0]
-    outcomes = sorted((root / "direct" / "episodes").glob("oracle/*/outcome.json"))
-    assert len(outcomes) == SCENES
+    outcomes = sorted((root / "direct" / "episodes").glob("*/*/outcome.json"))
+    assert len(outcomes) == SCENES * len(BRAINS)
     for direct in outcomes:
         graph = root / "graph" / direct.relative_to(root / "direct")
         assert graph.read_text() == direct.read_text(), direct.parent.name
+
+
+def test_two_worker_processes_write_what_one_does(graph_run, tmp_path):
+    """`reacthuman bench --workers 2`: two node graphs, each on every other scene and on a
+    DDS domain of its own, into one run folder: the scores, outcomes and bags of one run."""
+    root = graph_run[0]
+    out = tmp_path / "two"
+    command = [sys.executable, "-m", "reacthuman", "bench", "--workers", "2", "--out", str(out)]
+    command += [arg for brain in BRAINS for arg in ("--brain", brain)]
+    command += ["--limit", str(SCENES), "--resolution", "320x180"]
+    two = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert two.returncode == 0, two.stderr[-3000:]
+    assert "2 worker processes" in two.stderr
+    assert two.stderr.count("ROS_DOMAIN_ID") == 2  # each worker's graph on its own domain
+    assert rows(out / "results.sqlite") == rows(root / "direct" / "results.sqlite")
+    assert (out / "scores.csv").read_bytes() == (root / "direct" / "scores.csv").read_bytes()
+    for direct in (root / "direct" / "episodes").glob("*/*/outcome.json"):
+        mine = out / direct.relative_to(root / "direct")
+        assert mine.read_text() == direct.read_text(), direct.parent.name
+    assert len(list((out / "bags").glob("*/*/*/metadata.yaml"))) == SCENES * len(BRAINS)
+    assert "SAA" in two.stdout  # one results table, from the whole run folder
 
 
 def test_the_main_jobs_console_shows_results_and_the_simulators_warnings_go_to_a_file(graph_run):
@@ -121,20 +152,21 @@ def test_the_main_jobs_console_shows_results_and_the_simulators_warnings_go_to_a
 
 def test_bags_replay_to_the_live_scores(graph_run):
     root = graph_run[0]
-    bags = sorted((root / "graph" / "bags").glob("oracle/*/*/metadata.yaml"))
-    assert len(bags) == SCENES
+    bags = sorted((root / "graph" / "bags").glob("*/*/*/metadata.yaml"))
+    assert len(bags) == SCENES * len(BRAINS)
     assert not list((root / "graph" / "bags").glob("**/*.partial"))
     for bag in bags:  # named after its episode, inside and out
         assert [f.name for f in bag.parent.glob("*.mcap")] == [f"{bag.parent.name}.mcap"]
     replay = run_cli("replay", "--topics", *(str(b.parent) for b in bags))
     assert replay.returncode == 0, replay.stdout + replay.stderr
-    assert replay.stdout.count("same as the live score") == SCENES
+    assert replay.stdout.count("same as the live score") == SCENES * len(BRAINS)
 
     from reacthuman.ros.bag import read_episode
     from reacthuman.sim.episode import standing_ticks
     from reacthuman.sim.settings import RenderSettings
 
-    episode = read_episode(bags[0].parent)
+    oracle_bag = next(b for b in bags if b.parts[-4] == "oracle")
+    episode = read_episode(oracle_bag.parent)
     for topic in (
         "/clock",
         "/tf",
@@ -155,6 +187,14 @@ def test_bags_replay_to_the_live_scores(graph_run):
     assert episode.topics["/reacthuman/stand"] == 1
     assert episode.topics["/reacthuman/spine/joint_command"] == stand + episode.execute.ticks
     assert episode.topics["/reacthuman/spine/gains"] == 2
+    # The scene's second brain ran from the same freeze: its bag holds the window and the
+    # execution, and no stand of its own.
+    family, scene = oracle_bag.parent.parts[-2:]
+    second = read_episode(root / "graph" / "bags" / BRAINS[1] / family / scene)
+    assert "/reacthuman/stand" not in second.topics
+    assert second.topics["/reacthuman/camera/egocentric/image_raw"] == 5
+    assert second.topics["/reacthuman/spine/joint_command"] == second.execute.ticks
+    assert second.topics["/reacthuman/spine/gains"] == 1
 
 
 def test_one_damaged_bag_is_its_own_error_and_the_others_replay(graph_run, tmp_path):
@@ -170,7 +210,7 @@ def test_one_damaged_bag_is_its_own_error_and_the_others_replay(graph_run, tmp_p
     assert replay.returncode == 1
     assert f"{storage}: damaged: the chunk at byte" in replay.stderr
     assert "Traceback" not in replay.stderr
-    assert replay.stdout.count("same as the live score") == SCENES - 1
+    assert replay.stdout.count("same as the live score") == SCENES - 1 + SCENES
 
 
 def test_markers_and_transforms_read_back_from_a_bag(graph_run):
@@ -248,7 +288,7 @@ def test_a_crashing_brain_is_a_recorded_r1_and_the_run_goes_on(tmp_path):
 
 def test_ctrl_c_keeps_finished_episodes_and_the_rerun_resumes(tmp_path):
     command = [sys.executable, "-m", "reacthuman", "bench", "--brain", "oracle", "--limit", "3"]
-    command += ["--resolution", "320x180", "--out", str(tmp_path)]
+    command += ["--resolution", "320x180", "--workers", "1", "--out", str(tmp_path)]
     bench = subprocess.Popen(
         command, env=graph_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )

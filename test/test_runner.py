@@ -1,4 +1,4 @@
-"""The direct path (``runner.run_direct``) with the real simulator: what each brain is shown.
+"""The direct path (``direct.run_direct``) with the real simulator: what each brain is shown.
 
 Genesis on the CPU with the kinematic stand-in at 320x180, three scenes: a few minutes.
 """
@@ -10,10 +10,10 @@ import math
 import pytest
 from spies import Spy, SpyOracle
 
-from reacthuman.runner import EXECUTION_LOOK, bench_scenes, execution_camera, run_direct
+from reacthuman.direct import run_direct
+from reacthuman.runner import EXECUTION_LOOK, bench_scenes, execution_camera
 from reacthuman.scenes.sets import default_scenes
 from reacthuman.sim.settings import RenderSettings
-from reacthuman.spine.controller import make_controller
 
 pytestmark = [pytest.mark.genesis, pytest.mark.slow]
 
@@ -24,12 +24,9 @@ def test_a_brain_sees_its_folder_only_and_the_oracle_handed_truth_is_always_righ
     specs = bench_scenes(limit=SCENES)
     settings = RenderSettings(width=320, height=180)
     spy, oracle = Spy(), SpyOracle()
-    rows = {
-        brain.name: run_direct(
-            specs, brain, make_controller("kinematic-stand-in"), tmp_path, settings
-        )
-        for brain in (spy, oracle)
-    }
+    played = run_direct(specs, [spy, oracle], tmp_path, settings, "kinematic-stand-in")
+    rows = {brain.name: [r for r in played if r.brain == brain.name] for brain in (spy, oracle)}
+    assert [r.brain for r in played] == [spy.name, oracle.name] * SCENES  # scene by scene
     expected = {spec.scene_id: {"observation.json", "frames"} for spec in specs}
     assert spy.seen == expected and oracle.seen == expected
     assert [oracle.handed[spec.scene_id].scene_id for spec in specs] == list(expected)

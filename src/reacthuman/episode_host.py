@@ -76,6 +76,7 @@ class Staged:
     pose: BodyPose | None  # None: the kinematic stand-in (its joints say where it is)
     duration: float  # s from the freeze to the horizon
     controller: str
+    seconds: dict[str, float]  # the play's wall seconds by part (``runner.play_seconds``)
 
 
 CommandFor = Callable[[Tick], JointCommand]
@@ -142,6 +143,7 @@ class SceneHost:
             body_pose(g1) if g1 is not None else None,
             execution_duration(played.episode),
             self.name,
+            played.seconds,
         )
 
     def execute(

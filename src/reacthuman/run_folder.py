@@ -9,6 +9,7 @@ layout::
     bags/<brain>/<family>/<scene_id>/            rosbag2 MCAP of the episode (graph path)
     report/                                      report.md, report.html and plots
     libraries.log                                the simulator's warnings (not the console)
+    timings.jsonl                                wall seconds per episode and phase
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from reacthuman.observation import Observation, frame_name
 from reacthuman.scenes.spec import CameraName, SceneSpec
 
 LIBRARY_LOG_FILE = "libraries.log"
+TIMINGS_FILE = "timings.jsonl"  # wall seconds per episode and phase
 Frames = dict[tuple[CameraName, float], np.ndarray]  # (view, time) -> an RGB frame
 
 

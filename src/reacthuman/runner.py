@@ -1,11 +1,10 @@
-"""The benchmark's episode, end to end, on the direct (in-process) path.
+"""The benchmark's episode, phase by phase: play a scene to its freeze, decide, execute.
 
-One episode: build the scene, play it to the freeze rendering the window, roll out ground
-truth, show the brain the observation, execute its plan from the freeze in lock-step with the
-controller, judge the outcome, score. The ROS 2 graph (``reacthuman.ros``) runs exactly these
-functions in four nodes; the direct path runs them in one loop and is what the graph is
-compared with (same scenes and plans give identical score rows). Where each file of a run goes
-is ``reacthuman.run_folder``.
+Playing builds the scene, plays it to the freeze rendering the window and rolls out ground
+truth; every brain's plan is then executed from that freeze in lock-step with a controller
+and judged. The ROS 2 graph (``reacthuman.ros``) runs these functions in its nodes, the direct
+path (``reacthuman.direct``) in one loop, and the two give identical score rows. Where each
+file of a run goes is ``reacthuman.run_folder``.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import math
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,17 +20,15 @@ from typing import Any
 
 from reacthuman.brain.classify import reaching_hands
 from reacthuman.brain.client import Decision
-from reacthuman.brain.run import Brain, brain_sees_truth, decide_one
+from reacthuman.brain.run import Brain, decide_one
 from reacthuman.brain.store import ResponseStore
 from reacthuman.observation import Observation
-from reacthuman.run_folder import Frames, episode_folder, write_decision, write_observation
+from reacthuman.run_folder import Frames
 from reacthuman.scenes.geometry import Vec3
 from reacthuman.scenes.sets import Scene, default_scenes, read_set
 from reacthuman.scenes.spec import CameraName, SceneSpec
 from reacthuman.scenes.truth import GroundTruth
-from reacthuman.scoring.results import ResultsStore, ScoreRow
-from reacthuman.scoring.run import score_row
-from reacthuman.sim.episode import Simulator, standing
+from reacthuman.sim.episode import standing
 from reacthuman.sim.execute import execute, initial_state
 from reacthuman.sim.observe import observation_for
 from reacthuman.sim.settings import RenderSettings
@@ -71,6 +69,29 @@ class BrainRunner:
         outcome = self._call(decide_one(brain, observation, scene, self._store, timeout, truth))
         return outcome.decision
 
+    def decide_all(
+        self,
+        brains: list[Brain],
+        observation: Observation,
+        scenes: list[Path],
+        timeout: float,
+        truth: GroundTruth | None = None,
+    ) -> list[Decision]:
+        """Every brain's decision on one observation at once (``scenes[i]``: brain i's folder,
+        already written; ``truth`` reaches the oracle only): a scene's brains wait for the
+        slowest model, not for the sum of them."""
+
+        async def gather() -> list[Decision]:
+            outcomes = await asyncio.gather(
+                *(
+                    decide_one(brain, observation, scene, self._store, timeout, truth)
+                    for brain, scene in zip(brains, scenes, strict=True)
+                )
+            )
+            return [outcome.decision for outcome in outcomes]
+
+        return self._call(gather())
+
     def close(self) -> None:
         async def shut() -> None:
             if self._store is not None:
@@ -91,6 +112,7 @@ class Played:
     observation: Observation
     frames: Frames
     truth: GroundTruth
+    seconds: dict[str, float]  # wall seconds by part (``play_seconds``)
 
 
 def play(
@@ -106,13 +128,30 @@ def play(
     ``command_for``: where the standing G1's commands come from instead (the spine node,
     through the graph: ``stand`` is then not needed). ``legend``: the legend ablation (the
     observation also describes the objects)."""
+    started = time.perf_counter()
     episode = simulator.build(spec, settings, command_for or standing(stand, spec))
+    built = time.perf_counter()
     try:
         truth = episode.run()
     except BaseException:  # the stand's command source failed: the scene is freed here
         simulator.destroy(episode)
         raise
-    return Played(spec, episode, observation_for(spec, settings, legend), episode.frames, truth)
+    seconds = play_seconds(built - started, time.perf_counter() - built, episode.seconds)
+    observation = observation_for(spec, settings, legend)
+    return Played(spec, episode, observation, episode.frames, truth, seconds)
+
+
+def play_seconds(build: float, run: float, episode: dict[str, float]) -> dict[str, float]:
+    """Where a play's wall time went: building the scene, physics to the freeze (with the
+    G1 standing under its controller), rendering the window, and the ground-truth roll-out
+    (physics past the freeze, and the rest of the play's own bookkeeping)."""
+    to_freeze = episode["physics"] - episode["after_freeze"]
+    return {
+        "build": build,
+        "to_freeze": to_freeze,
+        "render": episode["render"],
+        "truth": run - to_freeze - episode["render"],
+    }
 
 
 VIDEO_FPS = 25  # an execution video frame every second control tick
@@ -229,57 +268,6 @@ def execute_decision(
     finally:
         if recorder is not None:
             recorder.close()
-
-
-def finished(results: ResultsStore, brain: str) -> set[str]:
-    """Scenes this brain already has a score row for (a resumed run skips them)."""
-    return {row.scene_id for row in results.rows() if row.brain == brain}
-
-
-def run_direct(
-    specs: list[SceneSpec],
-    brain: Brain,
-    controller: Controller,
-    run: Path,
-    settings: RenderSettings,
-    timeout: float = DEFAULT_BRAIN_TIMEOUT,
-    on_row: Callable[[ScoreRow], None] | None = None,
-    videos: bool = False,
-    legend: bool = False,
-) -> list[ScoreRow]:
-    """Every scene with one brain, in process; resumes where an earlier run stopped. With
-    ``videos``, each execution's close-up view goes to ``execution.mp4`` in its episode
-    folder; with ``legend``, observations carry the legend (the ablation)."""
-    simulator = Simulator()
-    results = ResultsStore(run / "results.sqlite")
-    deciding = BrainRunner(run / "responses.sqlite")
-    rows: list[ScoreRow] = []
-    try:
-        done = finished(results, brain.name)
-        for spec in specs:
-            if spec.scene_id in done:
-                continue
-            played = play(simulator, spec, settings, controller, legend)
-            try:
-                folder = episode_folder(run, brain.name, spec.scene_id)
-                write_observation(folder, played.observation, played.frames)
-                truth = played.truth if brain_sees_truth(brain) else None  # the oracle's
-                decision = deciding.decide(brain, played.observation, folder, timeout, truth)
-                write_decision(folder, decision)
-                video = folder / "execution.mp4" if videos else None
-                outcome = execute_decision(played, decision, controller, video=video)
-                (folder / "outcome.json").write_text(outcome.model_dump_json(indent=2) + "\n")
-            finally:
-                simulator.destroy(played.episode)
-            row = score_row(decision, played.truth, spec, outcome)
-            results.put(row)
-            rows.append(row)
-            if on_row is not None:
-                on_row(row)
-    finally:
-        results.close()
-        deciding.close()
-    return rows
 
 
 def bench_set(source: str | Path | None = None, limit: int | None = None) -> list[Scene]:

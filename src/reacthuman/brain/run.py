@@ -148,6 +148,9 @@ class ModelBrain:
         return await self.client.decide(observation, folder)
 
 
+BASELINE_NAMES = (*BASELINES, "heuristic", "oracle")
+
+
 def baseline(name: str) -> Brain:
     if name == "oracle":
         return OracleBrain()
@@ -156,7 +159,7 @@ def baseline(name: str) -> Brain:
     try:
         return BaselineBrain(name, BASELINES[name])
     except KeyError:
-        known = ", ".join([*BASELINES, "heuristic", "oracle"])
+        known = ", ".join(BASELINE_NAMES)
         raise ValueError(f"unknown brain {name!r} (known: {known})") from None
 
 
@@ -167,11 +170,23 @@ def make_brain(
     temperature: float = 0.0,
     timeout: float = 120.0,
 ) -> Brain:
-    """A baseline by name, or the model ``name`` at ``base_url`` (key from the environment)."""
-    if not base_url:
+    """A baseline by name, else the model ``name`` at ``base_url`` (key from the environment)."""
+    if not base_url or name in BASELINE_NAMES:
         return baseline(name)
     key = api_key_from_env(api_key_env or None)
     return ModelBrain(ModelClient(name, base_url, key, temperature=temperature, timeout=timeout))
+
+
+def brain_names(text: str) -> list[str]:
+    """The brains a run evaluates, as its ``brain`` parameter names them: one name, or several
+    separated by commas (``oracle,heuristic``; model ids have no commas), each once."""
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise ValueError(f"brain {text!r}: an empty name (brains are separated by one comma)")
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ValueError(f"brain {text!r}: {', '.join(repeated)} named more than once")
+    return names
 
 
 @dataclass

@@ -32,9 +32,12 @@ def add_parser(commands: Any) -> None:
     bench.add_argument(
         "--brain",
         action="append",
-        help="baseline brain, repeatable (default: oracle, heuristic, always-dodge)",
+        help="baseline brain, repeatable (default, without --model: oracle, heuristic, "
+        "always-dodge)",
     )
-    bench.add_argument("--model", help="model id at --base-url (instead of --brain)")
+    bench.add_argument(
+        "--model", action="append", help="model id at --base-url, repeatable (with any --brain)"
+    )
     bench.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. OpenRouter's")
     bench.add_argument(
         "--api-key-env", help="environment variable holding the key (default: OPENROUTER_API_KEY)"
@@ -64,9 +67,17 @@ def add_parser(commands: Any) -> None:
     bench.add_argument(
         "--episodes-per-process",
         type=int,
-        help="episodes played in one Genesis worker process before a fresh one replaces it, "
+        help="scenes played in one Genesis worker process before a fresh one replaces it, "
         "keeping memory flat (default 20, from the parameter file; 0: in this process)",
     )
+    bench.add_argument(
+        "--workers",
+        type=int,
+        help="run the scenes in this many processes at once, each its own node graph (or "
+        "direct loop) on every N-th scene; results, bags and report as from one (default: "
+        "the CPU cores, at most one per scene)",
+    )
+    bench.add_argument("--shard", help=argparse.SUPPRESS)  # "I/N": one worker's share
     bench.add_argument(
         "--spine-link",
         choices=("ros", "unitree"),
@@ -137,19 +148,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from reacthuman.genesis_runtime import LIBRARY_LOG
-    from reacthuman.ros.graph import compose
     from reacthuman.run_folder import LIBRARY_LOG_FILE
-    from reacthuman.runner import bench_set, run_direct
-    from reacthuman.scenes.validity import VALIDITY_FILE, validity
-    from reacthuman.scoring.report import write_report
-    from reacthuman.scoring.results import ResultsStore
+    from reacthuman.runner import bench_set
     from reacthuman.sim.settings import RenderSettings, parse_resolution
 
     run = Path(args.out)
     if args.direct and args.spine_link != "ros":
         raise CliError("--spine-link unitree runs through the node graph: drop --direct")
     check_run_folder(run)
-    if not args.direct:  # a DDS domain no other run on this machine holds, before any work
+    shard = parse_shard(args.shard)
+    if not args.direct and shard is None:  # a DDS domain no other run holds, before any work
         from reacthuman.ros.graph import DomainInUse, isolate
 
         try:
@@ -163,25 +171,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise CliError(f"--resolution: {exc.errors()[0]['msg']}") from None
     except ValueError as exc:
         raise CliError(f"--resolution: {exc}") from None
-    if args.model:
-        brains = [args.model]
-        if not args.base_url:
-            raise CliError("--model needs --base-url (an OpenAI-compatible endpoint)")
-    else:
-        brains = args.brain or list(DEFAULT_BRAINS)
-        from reacthuman.brain.run import baseline
-
-        for name in brains:
-            try:
-                baseline(name)
-            except ValueError as exc:
-                raise CliError(f"--brain: {exc}") from None
+    brains = chosen_brains(args)
     scenes = args.scenes or "default"
     try:
         chosen_scenes = bench_set(scenes, args.limit)
     except (OSError, ValueError) as exc:
         raise CliError(f"--scenes {scenes}: {exc}") from None
-    specs = [scene.spec for scene in chosen_scenes]
     if args.limit is not None and args.limit < 1:
         raise CliError(f"--limit must be at least 1, got {args.limit}")
     if args.episodes_per_process is not None and args.episodes_per_process < 0:
@@ -189,6 +184,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
             f"--episodes-per-process must be 0 (in this process) or more, "
             f"got {args.episodes_per_process}"
         )
+    if args.workers is not None and args.workers < 1:
+        raise CliError(f"--workers must be at least 1, got {args.workers}")
+    workers = min(args.workers or os.cpu_count() or 1, len(chosen_scenes))
     from reacthuman.spine.controller import make_controller
 
     try:
@@ -199,69 +197,211 @@ def cmd_bench(args: argparse.Namespace) -> int:
     # between the results (every worker process inherits the variable); a user's own wins.
     run.mkdir(parents=True, exist_ok=True)
     library_log = os.environ.setdefault(LIBRARY_LOG, str((run / LIBRARY_LOG_FILE).resolve()))
+    settings = RenderSettings(width=width, height=height)
+    if shard is not None:  # a worker of a --workers run: its share, no report
+        index, count = shard
+        return run_episodes(args, chosen_scenes[index::count], brains, settings, shard)
     mode = "direct (in process)" if args.direct else "ROS 2 node graph (composed)"
     print(
-        f"ReactHuman bench: {len(specs)} scene(s) from {scenes}, brain(s) "
-        f"{', '.join(brains)}, {width}x{height}, {mode} -> {run}",
+        f"ReactHuman bench: {len(chosen_scenes)} scene(s) from {scenes}, brain(s) "
+        f"{', '.join(brains)}, {width}x{height}, {mode}"
+        + (f", {workers} worker processes" if workers > 1 else "")
+        + f" -> {run}",
         file=sys.stderr,
     )
     print(f"  the simulator's warnings: {library_log}", file=sys.stderr)
-    failed: list[str] = []
     started = time.perf_counter()
-    for brain in brains:
-        if args.direct:
-            from reacthuman.brain.run import make_brain
-            from reacthuman.spine.controller import make_controller
+    if workers > 1:
+        status = run_workers(args, workers)
+    else:
+        status = run_episodes(args, chosen_scenes, brains, settings)
+    write_results(run, chosen_scenes, started)
+    return status
 
-            chosen = make_brain(brain, args.base_url or "", args.api_key_env or "", 0.0, 120.0)
-            controller = make_controller(args.controller, args.policy_path)
-            run_direct(
-                specs,
-                chosen,
-                controller,
-                run,
-                RenderSettings(width=width, height=height),
-                args.brain_timeout,
-                on_row=lambda r: _progress(r),
-                videos=args.videos,
-                legend=args.legend,
-            )
-            continue
-        overrides = {
-            "run_dir": str(run),
-            "brain": brain,
-            "base_url": args.base_url or "",
-            "scenes": str(scenes),
-            "limit": args.limit or 0,
-            "width": width,
-            "height": height,
-            "brain_timeout": float(args.brain_timeout),
-            "controller": args.controller,
-            "policy_path": args.policy_path or "",
-            "videos": bool(args.videos),
-            "legend": bool(args.legend),
-        }
-        if args.api_key_env:
-            overrides["api_key_env"] = args.api_key_env
-        if args.episodes_per_process is not None:
-            overrides["episodes_per_process"] = args.episodes_per_process
-        if args.spine_link == "unitree":
-            overrides.update(unitree_overrides())
-        result = compose(
-            overrides,
-            record=not args.no_bags,
-            parameters=Path(args.params) if args.params else None,
+
+def chosen_brains(args: argparse.Namespace) -> list[str]:
+    """The run's brains: every --brain (baselines), then every --model (at --base-url)."""
+    from reacthuman.brain.run import baseline
+
+    models = args.model or []
+    if models and not args.base_url:
+        raise CliError("--model needs --base-url (an OpenAI-compatible endpoint)")
+    brains = list(args.brain or ([] if models else DEFAULT_BRAINS))
+    for name in brains:
+        try:
+            baseline(name)
+        except ValueError as exc:
+            raise CliError(f"--brain: {exc}") from None
+    named = brains + models
+    repeated = sorted({n for n in named if named.count(n) > 1})
+    if repeated:
+        raise CliError(f"--brain/--model: {', '.join(repeated)} named more than once")
+    if any("," in name for name in named):
+        raise CliError(f"--model: a model id with a comma ({', '.join(named)})")
+    return named
+
+
+def parse_shard(text: str | None) -> tuple[int, int] | None:
+    """A worker's share, "I/N": every N-th scene from the I-th (0-based)."""
+    if text is None:
+        return None
+    try:
+        index, count = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise CliError(f"--shard {text!r}: expected I/N, e.g. 0/2") from None
+    if not 0 <= index < count:
+        raise CliError(f"--shard {text!r}: I must be in 0..N-1")
+    return index, count
+
+
+def run_episodes(
+    args: argparse.Namespace,
+    scenes: list,
+    brains: list[str],
+    settings: Any,
+    shard: tuple[int, int] | None = None,
+) -> int:
+    """Every scene with every brain in this process, on the direct path or through the node
+    graph composed here (``shard``: this worker's share of the --scenes set); 0 when all
+    were scored, 1 when the run failed."""
+    run = Path(args.out)
+    if args.direct:
+        from reacthuman.brain.run import make_brain
+        from reacthuman.direct import run_direct
+        from reacthuman.episode_host import EPISODES_PER_PROCESS
+
+        chosen = [
+            make_brain(name, args.base_url or "", args.api_key_env or "", 0.0, 120.0)
+            for name in brains
+        ]
+        run_direct(
+            [scene.spec for scene in scenes],
+            chosen,
+            run,
+            settings,
+            args.controller,
+            args.policy_path,
+            args.brain_timeout,
             on_row=_progress,
+            videos=args.videos,
+            legend=args.legend,
+            episodes_per_process=EPISODES_PER_PROCESS
+            if args.episodes_per_process is None
+            else args.episodes_per_process,
         )
-        print(
-            f"{brain}: {result.status.state}, {result.status.episodes} episode(s), "
-            f"{len(result.bags)} bag(s), ROS_DOMAIN_ID {result.domain_id}",
-            file=sys.stderr,
+        return 0
+    from reacthuman.ros.graph import compose
+
+    overrides = {
+        "run_dir": str(run),
+        "brain": ",".join(brains),
+        "base_url": args.base_url or "",
+        "scenes": str(args.scenes or "default"),
+        "limit": args.limit or 0,
+        "shard": shard[0] if shard else 0,
+        "shards": shard[1] if shard else 1,
+        "width": settings.width,
+        "height": settings.height,
+        "brain_timeout": float(args.brain_timeout),
+        "controller": args.controller,
+        "policy_path": args.policy_path or "",
+        "videos": bool(args.videos),
+        "legend": bool(args.legend),
+    }
+    if args.api_key_env:
+        overrides["api_key_env"] = args.api_key_env
+    if args.episodes_per_process is not None:
+        overrides["episodes_per_process"] = args.episodes_per_process
+    if args.spine_link == "unitree":
+        overrides.update(unitree_overrides())
+    result = compose(
+        overrides,
+        record=not args.no_bags,
+        parameters=Path(args.params) if args.params else None,
+        on_row=_progress,
+    )
+    print(
+        f"{'worker ' + args.shard + ': ' if shard else ''}{result.status.state}, "
+        f"{result.status.episodes} episode(s), {len(result.bags)} bag(s), "
+        f"ROS_DOMAIN_ID {result.domain_id}",
+        file=sys.stderr,
+    )
+    if result.status.state == "stopped":
+        raise KeyboardInterrupt
+    if result.status.state == "failed":
+        print(f"reacthuman: error: {result.status.reason}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_workers(args: argparse.Namespace, workers: int) -> int:
+    """The run in ``workers`` processes (``reacthuman bench --shard I/N``), each on every N-th
+    scene, writing into the same run folder (its SQLite stores take concurrent writers; every
+    episode has folders and a bag of its own); through the graph, each worker's nodes on a
+    DDS domain this process holds for it. 0 when every worker finished, 1 otherwise."""
+    import subprocess
+
+    argv = _without_workers(args.argv)
+    env_for: list[dict[str, str]] = []
+    for _ in range(workers):
+        env = dict(os.environ)
+        if not args.direct:
+            import random
+
+            from reacthuman.ros.graph import DOMAIN_IDS, DomainInUse, choose_domain
+
+            ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
+            random.SystemRandom().shuffle(ids)
+            try:  # held by this process, lent to the worker (``graph.isolate``)
+                env["ROS_DOMAIN_ID"] = str(choose_domain(ids))
+            except DomainInUse as exc:
+                raise CliError(str(exc)) from None
+        env_for.append(env)
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-m", "reacthuman", *argv, "--shard", f"{i}/{workers}"],
+            env=env_for[i],
         )
-        if result.status.state == "failed":
-            failed.append(f"{brain}: {result.status.reason}")
-        if result.status.state == "stopped":
-            raise KeyboardInterrupt
+        for i in range(workers)
+    ]
+    codes: list[int | None] = [None] * workers
+    try:
+        for i, process in enumerate(processes):
+            codes[i] = process.wait()
+    except KeyboardInterrupt:  # Ctrl-C reached the workers too: they finish their episode
+        for process in processes:
+            process.wait()
+        raise
+    failed = [f"worker {i}/{workers} exited ({code})" for i, code in enumerate(codes) if code]
+    for problem in failed:
+        print(f"reacthuman: error: {problem}; a rerun into the same --out resumes", file=sys.stderr)
+    if any(code == 130 for code in codes):
+        raise KeyboardInterrupt
+    return 1 if failed else 0
+
+
+def _without_workers(argv: list[str]) -> list[str]:
+    """The command line without --workers (and its value)."""
+    out: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--workers":
+            skip = True
+        elif not arg.startswith("--workers="):
+            out.append(arg)
+    return out
+
+
+def write_results(run: Path, chosen_scenes: list, started: float) -> None:
+    """scores.csv / .jsonl, the scene checks and the report from the run folder, and the
+    results table on the console."""
+    from reacthuman.scenes.validity import VALIDITY_FILE, validity
+    from reacthuman.scoring.aggregate import execution_validity, execution_validity_text
+    from reacthuman.scoring.report import write_report
+    from reacthuman.scoring.results import ResultsStore
+
     store = ResultsStore(run / "results.sqlite")
     rows = store.rows()
     csv_path, _jsonl = store.export(run)
@@ -272,8 +412,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
         rows, run / "report", f"ReactHuman bench: {run.name}", validity=scene_checks
     )
     print(results_table(rows))
-    from reacthuman.scoring.aggregate import execution_validity, execution_validity_text
-
     print("\nExecution validity: " + execution_validity_text(execution_validity(rows)))
     bags = sorted((run / "bags").glob("*/*/*/metadata.yaml")) if (run / "bags").exists() else []
     print(
@@ -286,9 +424,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
         "A real model: `reacthuman bench --model MODEL_ID --base-url https://openrouter.ai/api/v1` "
         "with the key in OPENROUTER_API_KEY (or --api-key-env NAME)."
     )
-    for problem in failed:
-        print(f"reacthuman: error: {problem}", file=sys.stderr)
-    return 1 if failed else 0
 
 
 def _progress(row) -> None:

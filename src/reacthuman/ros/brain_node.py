@@ -1,10 +1,13 @@
-"""brain_node: shows the configured brain the observation and publishes its plan.
+"""brain_node: shows the run's brains the observation and publishes their plans.
 
-It assembles the observation from the camera topics (the frames the freeze message lists,
-by view and stamp), writes it as the brain's folder (``episodes/<brain>/<scene>/observation``:
-observation.json and the frames, nothing else), and decides in a worker thread so that a
-slow model never blocks the node. It subscribes to ground truth only when its brain is the
-oracle, the one privileged reference brain, and hands it over as an argument, never a file.
+It hosts every brain the ``brain`` parameter names (comma-separated) and answers each freeze
+for the brain it names. It assembles the observation from the camera topics (the frames the
+freeze message lists, by view and stamp), writes it as each brain's folder
+(``episodes/<brain>/<scene>/observation``: observation.json and the frames, nothing else), and
+decides in a worker thread so that a slow model never blocks the node; at a scene's first
+freeze all of the scene's brains decide at once. It subscribes to ground truth only when one
+of its brains is the oracle, the one privileged reference brain, and hands it over as an
+argument, never a file.
 """
 
 from __future__ import annotations
@@ -19,13 +22,15 @@ from sensor_msgs.msg import Image
 from std_msgs.msg import String
 
 from reacthuman.brain.client import Decision
-from reacthuman.brain.run import brain_sees_truth, make_brain
+from reacthuman.brain.run import brain_names, brain_sees_truth, make_brain
+from reacthuman.observation import Observation
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import Mailbox, ReactNode
 from reacthuman.ros.graph import run_node_process
 from reacthuman.run_folder import episode_folder, write_decision, write_observation
 from reacthuman.runner import BrainRunner
+from reacthuman.scenes.truth import GroundTruth
 
 
 class BrainNode(ReactNode):
@@ -40,17 +45,25 @@ class BrainNode(ReactNode):
         self, overrides: dict[str, Any] | None = None, brain: Any = None, context: Any = None
     ) -> None:
         super().__init__(c.BRAIN_NODE, overrides, context)
-
-        self.brain = brain or make_brain(
-            str(self.param("brain")),
-            str(self.param("base_url")),
-            str(self.param("api_key_env")),
-            float(self.param("temperature")),
-            float(self.param("brain_timeout")),
-        )
+        if brain is not None:  # one made by the caller (tests)
+            self.brains = {brain.name: brain}
+        else:
+            self.brains = {
+                name: make_brain(
+                    name,
+                    str(self.param("base_url")),
+                    str(self.param("api_key_env")),
+                    float(self.param("temperature")),
+                    float(self.param("brain_timeout")),
+                )
+                for name in brain_names(str(self.param("brain")))
+            }
         self.runner = BrainRunner(Path(self.param("run_dir")) / "responses.sqlite")
         self.frames = Mailbox()
         self.truths = Mailbox()
+        self.decided = Mailbox()  # (run, scene, brain) -> its decision, gathered per scene
+        self.asked: set[tuple[str, str, str]] = set()  # (run, scene, brain) being decided
+        self.strangers: set[str] = set()  # brains asked for that this node does not host
         self.plan_pub = self.create_publisher(String, c.PLAN, c.EVENTS)
         for view in c.CameraName:
             self.create_subscription(
@@ -58,7 +71,8 @@ class BrainNode(ReactNode):
             )
         self.create_subscription(String, c.FREEZE, self._on_freeze, c.EVENTS)
 
-        if brain_sees_truth(self.brain):
+        self.sees_truth = any(brain_sees_truth(b) for b in self.brains.values())
+        if self.sees_truth:
             self.create_subscription(String, c.GROUND_TRUTH, self._on_truth, c.EVENTS)
 
     def _on_image(self, view: c.CameraName, msg: Image) -> None:
@@ -76,38 +90,75 @@ class BrainNode(ReactNode):
         freeze = self.parse(c.FreezeMessage, msg, c.FREEZE)
         if freeze is None:
             return
+        freeze = self._addressed(freeze)
+        if freeze.brain not in self.brains:
+            if freeze.brain not in self.strangers:
+                self.strangers.add(freeze.brain)
+                self.get_logger().warning(
+                    f"{c.FREEZE}: brain {freeze.brain!r} is not one of this node's "
+                    f"({', '.join(self.brains)}): start it with brain:= naming every brain "
+                    "of the run"
+                )
+            return
         threading.Thread(target=self._decide, args=(freeze,), daemon=True).start()
 
-    def _decide(self, freeze: c.FreezeMessage) -> None:
-        observation = freeze.observation
+    def _addressed(self, freeze: c.FreezeMessage) -> c.FreezeMessage:
+        """The freeze with its brain named: a live window's names none and asks the first."""
+        if freeze.brain:
+            return freeze
+        return freeze.model_copy(update={"brain": next(iter(self.brains))})
+
+    def _take_frames(
+        self, freeze: c.FreezeMessage
+    ) -> tuple[dict[tuple[c.CameraName, float], np.ndarray], list[str]]:
+        """The frames the freeze lists (by view and stamp), and those that never came."""
         deadline = time.monotonic() + float(self.param("frame_timeout"))
         frames: dict[tuple[c.CameraName, float], np.ndarray] = {}
         missing = []
-        for frame in observation.frames:
+        for frame in freeze.observation.frames:
             ns = freeze.window_start_ns + convert.seconds_to_ns(frame.t)
             image = self.frames.take((frame.view, ns), max(deadline - time.monotonic(), 0.0))
             if image is None:
                 missing.append(f"{frame.view.value}@{frame.t:g}s")
             else:
                 frames[(frame.view, frame.t)] = image
-        folder = episode_folder(Path(self.param("run_dir")), self.brain.name, observation.scene_id)
+        return frames, missing
+
+    def _decide(self, freeze: c.FreezeMessage) -> None:
+        """The plan for the freeze's episode. At a scene's first freeze every brain it lists
+        that this node hosts decides at once (the scene's later episodes show the same
+        observation again), so a scene waits for its slowest model, not for their sum."""
+        freeze = self._addressed(freeze)
+        observation = freeze.observation
+        run_dir = Path(self.param("run_dir"))
+        frames, missing = self._take_frames(freeze)
+        key = (freeze.run_id, observation.scene_id)
         if missing:
             decision = Decision(
                 scene_id=observation.scene_id,
-                brain=self.brain.name,
+                brain=freeze.brain,
                 r1_reason=f"frames never arrived: {', '.join(missing)}",
                 api_failure=True,
             )
+            folder = episode_folder(run_dir, freeze.brain, observation.scene_id)
+            folder.mkdir(parents=True, exist_ok=True)
+            write_decision(folder, decision)
         else:
-            write_observation(folder, observation, frames)
+            names = [b for b in dict.fromkeys((freeze.brain, *freeze.brains)) if b in self.brains]
+            asking = [b for b in names if (*key, b) not in self.asked]
+            self.asked.update((*key, b) for b in asking)
             truth = None
-            if brain_sees_truth(self.brain):  # the oracle: None if it never came (an R1)
-                truth = self.truths.take((freeze.run_id, freeze.episode), 10.0)
-            decision = self.runner.decide(
-                self.brain, observation, folder, float(self.param("brain_timeout")), truth
-            )
-        folder.mkdir(parents=True, exist_ok=True)
-        write_decision(folder, decision)
+            if self.sees_truth:  # every episode's truth is taken: none piles up
+                needed = any(brain_sees_truth(self.brains[b]) for b in asking)
+                # None when it never came: the oracle's decision is then an R1
+                truth = self.truths.take((freeze.run_id, freeze.episode), 10.0 if needed else 0.0)
+            if asking:
+                self._decide_all(asking, observation, frames, truth, freeze.run_id)
+            wait = float(self.param("brain_timeout")) + 5.0
+            decided: Decision | None = self.decided.take((*key, freeze.brain), wait)
+            if decided is None:  # its decision is still being made for another freeze
+                return
+            decision = decided
         if decision.r1_reason:
             self.get_logger().warning(f"{observation.scene_id}: R1: {decision.r1_reason}")
         self.plan_pub.publish(
@@ -115,6 +166,26 @@ class BrainNode(ReactNode):
                 c.PlanMessage(run_id=freeze.run_id, episode=freeze.episode, decision=decision)
             )
         )
+
+    def _decide_all(
+        self,
+        names: list[str],
+        observation: Observation,
+        frames: dict[tuple[c.CameraName, float], np.ndarray],
+        truth: GroundTruth | None,
+        run_id: str,
+    ) -> None:
+        """Each named brain's decision on the observation, made together, into ``decided``."""
+        run_dir = Path(self.param("run_dir"))
+        folders = [episode_folder(run_dir, name, observation.scene_id) for name in names]
+        for folder in folders:
+            write_observation(folder, observation, frames)
+        brains = [self.brains[name] for name in names]
+        timeout = float(self.param("brain_timeout"))
+        decisions = self.runner.decide_all(brains, observation, folders, timeout, truth)
+        for name, folder, decision in zip(names, folders, decisions, strict=True):
+            write_decision(folder, decision)
+            self.decided.put((run_id, observation.scene_id, name), decision)
 
     def destroy_node(self) -> None:
         self.runner.close()

@@ -6,13 +6,17 @@ wrapped in an envelope naming the run and the episode (so a stale message from a
 episode is never mistaken for the current one). docs/ros.md tabulates the topics
 (``topic_table``).
 
-Episode protocol (sim time in ``/clock``; one run's episodes follow each other on one clock):
+Episode protocol (sim time in ``/clock``; one run's episodes follow each other on one clock).
+An episode is one brain on one scene; a scene is played once, in its first brain's episode,
+and every brain's plan is executed from that freeze:
 
-1. sim: ``scene``; with the G1, ``stand`` and then, per 50 Hz control tick from the scene's
-   start to the freeze, ``/joint_states`` stamped at the tick, answered by the spine as in
-   step 3 (the G1 stands under the spine's walking policy: the simulator runs none); then
-   ``ground_truth`` (the scorer's; only the oracle brain also reads it), camera images,
-   camera info and transforms of the window, and at the freeze ``freeze`` (the observation).
+1. sim: ``scene`` (naming the episode's brain); in a scene's first episode with the G1,
+   ``stand`` and then, per 50 Hz control tick from the scene's start to the freeze,
+   ``/joint_states`` stamped at the tick, answered by the spine as in step 3 (the G1 stands
+   under the spine's walking policy: the simulator runs none); then ``ground_truth`` (the
+   scorer's; only the oracle brain also reads it), camera images, camera info and transforms
+   of the window, and at the freeze ``freeze`` (the observation, the brain asked and the
+   scene's brains still to come, which the brain node decides for at once).
 2. brain: assembles the observation from the images listed in ``freeze``, decides, publishes
    ``plan`` (an R1 record if the brain fails, hangs past its timeout or answers garbage).
 3. sim: publishes ``execute`` and then, per 50 Hz control tick, ``/joint_states`` stamped at
@@ -219,6 +223,8 @@ class TruthMessage(Envelope):
 
 
 class FreezeMessage(Envelope):
+    brain: str = ""  # the brain asked (the scene message's); "": the brain node's first (live)
+    brains: tuple[str, ...] = ()  # the brains this scene's episodes ask, this one's on
     window_start_ns: int  # sim time of the window's first frame (t = 0)
     observation: Observation
 

@@ -11,7 +11,7 @@ import json
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from std_msgs.msg import String
 from std_srvs.srv import Trigger
 
 from reacthuman.brain.client import Decision
+from reacthuman.brain.run import brain_names
 from reacthuman.episode_host import (
     EPISODES_PER_PROCESS,
     BodyPose,
@@ -35,7 +36,7 @@ from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import Mailbox, ReactNode
 from reacthuman.ros.graph import run_node_process
-from reacthuman.run_folder import episode_folder
+from reacthuman.run_folder import TIMINGS_FILE, episode_folder
 from reacthuman.runner import bench_scenes
 from reacthuman.scenes.geometry import quat_from_yaw, rotate_into, rotate_yaw, sub
 from reacthuman.scenes.spec import SceneSpec
@@ -81,6 +82,10 @@ class SimNode(ReactNode):
     PARAMETERS: dict[str, Any] = {
         "scenes": "default",  # a scene-set folder, or "default" (one scene per family)
         "limit": 0,  # 0: every scene
+        # This node's share of the set: every ``shards``-th scene from the ``shard``-th (the
+        # workers of `reacthuman bench --workers N`, each a graph of its own).
+        "shard": 0,
+        "shards": 1,
         "width": 640,
         "height": 360,
         "frames": 5,
@@ -139,7 +144,7 @@ class SimNode(ReactNode):
         self.create_service(Trigger, c.STOP_SERVICE, self._on_stop)
         self.description_pub.publish(String(data=robot_description(str(self.param("controller")))))
         self.episodes_done = 0
-        self.scene_count = 0
+        self.episode_count = 0
         self.controller = ""  # the body's controller, by its full name (set by run)
         self._link: SimulatorLink | None = None  # spine_link unitree: made at first use
         # The executor that serves this node, spun by the thread that runs the episodes
@@ -302,6 +307,14 @@ class SimNode(ReactNode):
     def run(self) -> c.RunStatus:
         """Play every scene; returns how the run ended (also published on run_status)."""
         try:
+            brain_names(str(self.param("brain")))
+            shard, shards = int(self.param("shard")), int(self.param("shards"))
+            if not 0 <= shard < shards:
+                raise ValueError(f"shard {shard} of {shards}: expected 0 <= shard < shards")
+        except ValueError as exc:
+            self.get_logger().error(str(exc))
+            return self.status("failed", str(exc))
+        try:
             self.wait_for_graph()
             return self._episodes()
         except NodeMissing as exc:
@@ -315,84 +328,113 @@ class SimNode(ReactNode):
             frames=int(self.param("frames")),
         )
         limit = int(self.param("limit"))
-        specs = bench_scenes(self.param("scenes"), limit or None)
-        brain = str(self.param("brain"))
-        done = self.held[c.SCORED].of(brain)
+        shard, shards = int(self.param("shard")), int(self.param("shards"))
+        specs = bench_scenes(self.param("scenes"), limit or None)[shard::shards]
+        brains = brain_names(str(self.param("brain")))
         run_dir = Path(self.param("run_dir"))
-        # A scored episode always has its bag: one whose bag was lost (the run killed while
-        # the recorder still wrote it) is played again to record it, not skipped.
-        bagged = self.held[c.RECORDED].of(brain) if self.recording else done
-        unbagged = [s.scene_id for s in specs if s.scene_id in done - bagged]
-        done -= set(unbagged)
-        if unbagged:  # said however the node runs: the user's bags are at stake
-            self.get_logger().warning(
-                f"{len(unbagged)} scored episode(s) have no bag (a run stopped while writing "
-                f"it): played again to record them: {', '.join(unbagged)}"
-            )
+        done = {brain: self._scored_and_bagged(brain, specs) for brain in brains}
         controller = self.controller = controller_name(str(self.param("controller")))
         host = episode_host(
             controller,
             str(self.param("policy_path")) or None,
             int(self.param("episodes_per_process")),
         )
-        self.scene_count = len(specs)
+        self.episode_count = len(specs) * len(brains)
+        scored = sum(len(ids) for ids in done.values())
         self.log_progress(
-            f"{len(specs)} scene(s) from {self.param('scenes')} ({len(done)} already scored), "
-            f"brain {brain}, controller {controller}, {settings.width}x{settings.height} "
-            f"-> {run_dir}"
+            f"{len(specs)} scene(s) from {self.param('scenes')} x {len(brains)} brain(s) "
+            f"({', '.join(brains)}; {scored} episode(s) already scored), controller "
+            f"{controller}, {settings.width}x{settings.height} -> {run_dir}"
         )
         self.status("running")
         clock_ns = 0
         try:
-            for episode, spec in enumerate(specs):
+            for index, spec in enumerate(specs):
                 if self.stop_requested:
                     return self.status("stopped", "stop requested")
-                if spec.scene_id in done:
-                    continue
-                clock_ns = self._episode(
-                    EpisodeSlot(self.run_id, episode, spec, clock_ns), settings, host
-                )
-                self.episodes_done += 1
+                slots = []
+                for number, brain in enumerate(brains):
+                    if spec.scene_id not in done[brain]:
+                        episode = index * len(brains) + number
+                        slots.append(EpisodeSlot(self.run_id, episode, spec, 0, brain))
+                if slots:
+                    clock_ns = self._scene(slots, settings, host, clock_ns)
         finally:
             host.close()
+        if self.stop_requested:
+            return self.status("stopped", "stop requested")
         self.log_progress(
             f"done: {self.episodes_done} episode(s) scored into {run_dir / 'results.sqlite'}; "
             f"the report: reacthuman report {run_dir}"
         )
         return self.status("done")
 
-    def _episode(
-        self, ep: EpisodeSlot, settings: RenderSettings, host: SceneHost | EpisodeWorker
+    def _scored_and_bagged(self, brain: str, specs: list[SceneSpec]) -> set[str]:
+        """The scenes ``brain`` has finished in this run folder: scored, and bagged when a
+        recorder is in the graph."""
+        done = self.held[c.SCORED].of(brain)
+        # A scored episode always has its bag: one whose bag was lost (the run killed while
+        # the recorder still wrote it) is played again to record it, not skipped.
+        bagged = self.held[c.RECORDED].of(brain) if self.recording else done
+        unbagged = [s.scene_id for s in specs if s.scene_id in done - bagged]
+        if unbagged:  # said however the node runs: the user's bags are at stake
+            self.get_logger().warning(
+                f"{brain}: {len(unbagged)} scored episode(s) have no bag (a run stopped while "
+                f"writing it): played again to record them: {', '.join(unbagged)}"
+            )
+        return done - set(unbagged)
+
+    def _scene(
+        self,
+        slots: list[EpisodeSlot],
+        settings: RenderSettings,
+        host: SceneHost | EpisodeWorker,
+        clock_ns: int,
     ) -> int:
-        """One episode, phase by phase, from the scene message to the score (``host``: where
-        the scene lives, ``episode_host``); returns the clock at its end."""
-        self._episode_started = time.perf_counter()
-        self.timings.append({"scene_id": ep.spec.scene_id})
+        """One scene played once to its freeze (``host``: where it lives, ``episode_host``),
+        then an episode per brain in ``slots``, each executed from that freeze; returns the
+        clock after the last. Stops after the current episode when a stop is requested."""
+        staged: Staged | None = None
         try:
-            staged = self._play(ep, settings, host)
-            freeze_ns = self._show(ep, staged)
-            decision = self._decide(ep)
-            outcome = self._execute(ep, staged, decision, freeze_ns, host)
+            for slot in slots:
+                ep = replace(slot, start_ns=clock_ns)
+                self._episode_started = time.perf_counter()
+                self.timings.append({"scene_id": ep.spec.scene_id, "brain": ep.brain})
+                self._announce(ep)
+                if staged is None:  # the scene's first episode plays it
+                    staged = self._play(ep, settings, host)
+                later = tuple(s.brain for s in slots[slots.index(slot) :])
+                freeze_ns = self._show(ep, staged, later)
+                decision = self._decide(ep)
+                outcome = self._execute(ep, staged, decision, freeze_ns, host)
+                end_ns = freeze_ns + convert.seconds_to_ns(staged.duration)
+                self.clock_pub.publish(convert.clock(end_ns))
+                self._score(ep, outcome)
+                self.episodes_done += 1
+                clock_ns = end_ns + convert.NS  # a second of clock between episodes
+                if self.stop_requested:
+                    break
         finally:
             host.finish()
-        end_ns = freeze_ns + convert.seconds_to_ns(staged.duration)
-        self.clock_pub.publish(convert.clock(end_ns))
-        self._score(ep, outcome)
-        return end_ns + convert.NS  # a second of clock between episodes
+        return clock_ns
+
+    def _announce(self, ep: EpisodeSlot) -> None:
+        """The episode's scene message: its brain and its span of the run's clock."""
+        spec = ep.spec
+        end_ns = ep.start_ns + convert.seconds_to_ns(spec.timing.t0 + spec.timing.horizon)
+        scene = c.SceneMessage(
+            **ep.envelope, brain=ep.brain, start_ns=ep.start_ns, end_ns=end_ns, spec=spec
+        )
+        self.scene_pub.publish(convert.to_string(scene))
 
     def _play(
         self, ep: EpisodeSlot, settings: RenderSettings, host: SceneHost | EpisodeWorker
     ) -> Staged:
-        """Announce the scene and play it to the freeze; a G1 stands meanwhile under the
-        spine's commands (``stand``), or over Unitree's interface under the host's own
-        controller (as a robot's own stand would be, before the spine takes it)."""
+        """Play the scene to the freeze; a G1 stands meanwhile under the spine's commands
+        (``stand``), or over Unitree's interface under the host's own controller (as a
+        robot's own stand would be, before the spine takes it). The scene's later episodes
+        start from this freeze: their bags hold no stand."""
         spec = ep.spec
-        end_ns = ep.start_ns + convert.seconds_to_ns(spec.timing.t0 + spec.timing.horizon)
-        brain = str(self.param("brain"))
-        scene = c.SceneMessage(
-            **ep.envelope, brain=brain, start_ns=ep.start_ns, end_ns=end_ns, spec=spec
-        )
-        self.scene_pub.publish(convert.to_string(scene))
         command_for = None
         if self.unitree_link() is None and self.controller != STANDIN_NAME:
             stand = c.StandMessage(
@@ -408,9 +450,10 @@ class SimNode(ReactNode):
         started = time.perf_counter()
         staged = host.play(spec, settings, bool(self.param("legend")), command_for)
         self.timings[-1]["play"] = time.perf_counter() - started
+        self.timings[-1].update(staged.seconds)
         return staged
 
-    def _show(self, ep: EpisodeSlot, staged: Staged) -> int:
+    def _show(self, ep: EpisodeSlot, staged: Staged, brains: tuple[str, ...] = ()) -> int:
         """Ground truth for the scorer, the window's frames, camera info, body and
         transforms, then the freeze (the observation); returns the freeze's sim time."""
         self.truth_pub.publish(convert.to_string(c.TruthMessage(**ep.envelope, truth=staged.truth)))
@@ -432,7 +475,11 @@ class SimNode(ReactNode):
                 )
             self.publish_body(staged.frame_states[t], ns, pose=staged.pose)
         freeze = c.FreezeMessage(
-            **ep.envelope, window_start_ns=window_start, observation=staged.observation
+            **ep.envelope,
+            brain=ep.brain,
+            brains=brains or (ep.brain,),
+            window_start_ns=window_start,
+            observation=staged.observation,
         )
         self.freeze_pub.publish(convert.to_string(freeze))
         return window_start + convert.seconds_to_ns(staged.observation.window)
@@ -446,7 +493,7 @@ class SimNode(ReactNode):
         if decision is None:
             decision = Decision(
                 scene_id=ep.spec.scene_id,
-                brain=str(self.param("brain")),
+                brain=ep.brain,
                 r1_reason=f"{c.BRAIN_NODE} did not publish a plan within {timeout:g} s",
             )
             self.get_logger().warning(str(decision.r1_reason))
@@ -539,22 +586,23 @@ class SimNode(ReactNode):
                 f"{c.SCORER_NODE} did not score {ep.spec.scene_id} within {score_timeout:g} s"
             )
         self.timings[-1]["total"] = time.perf_counter() - self._episode_started
-        with (Path(self.param("run_dir")) / "timings.jsonl").open("a") as log:
+        with (Path(self.param("run_dir")) / TIMINGS_FILE).open("a") as log:
             log.write(json.dumps(self.timings[-1]) + "\n")
         if self.on_row is not None:
             self.on_row(row)
-        self.log_progress(f"[{ep.episode + 1}/{self.scene_count}] {row.summary()}")
+        self.log_progress(f"[{ep.episode + 1}/{self.episode_count}] {row.summary()}")
 
 
 @dataclass(frozen=True)
 class EpisodeSlot:
-    """One episode's place in the run: its number, its scene and where it starts on the
-    run's clock."""
+    """One episode's place in the run: its number, its scene, its brain and where it starts
+    on the run's clock."""
 
     run_id: str
-    episode: int
+    episode: int  # scene index x brains + the brain's index: the same on a resumed run
     spec: SceneSpec
     start_ns: int
+    brain: str
 
     @property
     def envelope(self) -> dict[str, Any]:

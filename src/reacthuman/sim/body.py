@@ -44,6 +44,13 @@ def add_g1(scene: Any, gs: Any, pos: Vec3, yaw: float) -> Any:
     )
 
 
+def hand_point(side: str, link_pos: np.ndarray, link_quat: np.ndarray) -> Vec3:
+    """A hand's centre in the world from its link's pose (``side``: "left" or "right")."""
+    pos = tuple(float(v) for v in link_pos)
+    offset = quat_rotate(quat4(float(v) for v in link_quat), HAND_POINT[side])
+    return (pos[0] + offset[0], pos[1] + offset[1], pos[2] + offset[2])
+
+
 @dataclass
 class G1Body:
     """A built G1 entity and the indices the spine's joint names map to."""
@@ -55,7 +62,7 @@ class G1Body:
     link_indices: frozenset[int] = field(init=False)
     _gains: tuple[tuple[float, ...], tuple[float, ...]] | None = None
 
-    _welded: bool = False
+    _weld: tuple[int, int] | None = None  # (hand link, object link) while a hand holds
 
     def __post_init__(self) -> None:
         self.dofs = np.asarray(
@@ -122,13 +129,10 @@ class G1Body:
 
     def hand_points(self) -> dict[str, Vec3]:
         """World position of each hand's centre (the point a keyframe places)."""
-        points = {}
-        for side, link in self.hand_links.items():
-            pos = tuple(float(v) for v in _np(link.get_pos()))
-            quat = quat4(float(v) for v in _np(link.get_quat()))
-            offset = quat_rotate(quat, HAND_POINT[side])
-            points[side] = (pos[0] + offset[0], pos[1] + offset[1], pos[2] + offset[2])
-        return points
+        return {
+            side: hand_point(side, _np(link.get_pos()), _np(link.get_quat()))
+            for side, link in self.hand_links.items()
+        }
 
     def step_aside(self) -> None:
         """Take the G1 out of the room (for the unobserved ground-truth roll-out, which asks
@@ -140,10 +144,17 @@ class G1Body:
         """Contact forces (N) between the object and each part ("left_hand", "right_hand",
         "body") this physics step, and a hand link touching it, if any."""
         contacts = hazard.get_contacts(with_entity=self.entity)
+        links_a, links_b = _np(contacts["link_a"]), _np(contacts["link_b"])
+        return self.touches_in(links_a, links_b, _np(contacts["force_a"]))
+
+    def touches_in(
+        self, links_a: np.ndarray, links_b: np.ndarray, force_a: np.ndarray
+    ) -> tuple[dict[str, float], int | None]:
+        """``touches`` from the step's contacts between the object and the robot, already
+        read (their links and the force on geom A, as Genesis gives them)."""
         forces: dict[str, float] = {}
         hand_link = None
-        links_a, links_b = _np(contacts["link_a"]), _np(contacts["link_b"])
-        force = _np(contacts["force_a"]).reshape(-1, 3)
+        force = force_a.reshape(-1, 3)
         for a, b, f in zip(links_a.tolist(), links_b.tolist(), force, strict=True):
             link = a if a in self.link_indices else b
             part = self.hand_side.get(link, "body")
@@ -157,8 +168,15 @@ class G1Body:
 
         Menagerie's G1 has rubber fists, not Dex3 hands: the grasp stands in for the fingers
         closing when a hand meets an object it can hold (``sim.execute.graspable``)."""
-        if self._welded:
+        if self._weld is not None:
             return False
-        scene.sim.rigid_solver.add_weld_constraint(hand_link, hazard.links[0].idx)
-        self._welded = True
+        self._weld = (hand_link, hazard.links[0].idx)
+        scene.sim.rigid_solver.add_weld_constraint(*self._weld)
         return True
+
+    def release(self, scene: Any) -> None:
+        """Open the hand again (the weld is the model's, not the state's: restoring the freeze
+        keeps it), so that the next execution from the freeze starts as the first did."""
+        if self._weld is not None:
+            scene.sim.rigid_solver.delete_weld_constraint(*self._weld)
+            self._weld = None

@@ -109,7 +109,11 @@ class Episode:
     freeze_state: Any = None
     frames: dict[tuple[CameraName, float], np.ndarray] = field(default_factory=dict)
     g1_states: dict[float, Any] = field(default_factory=dict)  # the G1 at each frame time
-    seconds: dict[str, float] = field(default_factory=lambda: {"physics": 0.0, "render": 0.0})
+    # Wall seconds: all physics steps, of which those after the freeze (the ground-truth
+    # roll-out), and rendering.
+    seconds: dict[str, float] = field(
+        default_factory=lambda: {"physics": 0.0, "after_freeze": 0.0, "render": 0.0}
+    )
 
     @property
     def hazard(self) -> _Placed:
@@ -150,8 +154,13 @@ class Episode:
         ``LANDED_SHARE`` of its starting height (ground truth's landing, ``_landing_time``)."""
         if not self.starts_on_floor:
             return self.hazard_on_floor()
+        return self.landed_at(self.hazard_point())
+
+    def landed_at(self, point: Vec3) -> bool:
+        """For a hazard standing on the floor from the start: whether its hazard point at
+        ``point`` has come down (``hazard_landed``)."""
         start = self._start_height
-        return start >= MIN_LANDING_DROP and self.hazard_point()[2] <= LANDED_SHARE * start
+        return start >= MIN_LANDING_DROP and point[2] <= LANDED_SHARE * start
 
     @functools.cached_property
     def _start_height(self) -> float:
@@ -247,7 +256,10 @@ class Episode:
             if step < end_step:
                 started = time.perf_counter()
                 self.scene.step()
-                self.seconds["physics"] += time.perf_counter() - started
+                spent = time.perf_counter() - started
+                self.seconds["physics"] += spent
+                if step >= freeze_step:
+                    self.seconds["after_freeze"] += spent
         if samples:  # the first sample has no earlier position: give it the second's motion
             second = samples[1] if len(samples) > 1 else (0.0, (0.0,) * 3, (0.0,) * 3, 0.0)
             samples[0] = (samples[0][0], samples[0][1], second[2], second[3])

@@ -13,9 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
-from reacthuman.scenes.geometry import Vec3
+import numpy as np
+
+from reacthuman.genesis_runtime import as_numpy as _np
+from reacthuman.scenes.geometry import Vec3, add, quat_rotate, vec3
 from reacthuman.scenes.spec import SceneObject
-from reacthuman.sim.body import GRASP_MAX_MASS
+from reacthuman.sim.body import GRASP_MAX_MASS, hand_point
 from reacthuman.sim.episode import Episode
 from reacthuman.sim.settings import DT
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, JointState, tick_time, ticks_in
@@ -52,8 +55,16 @@ def initial_state(episode: Episode, controller: object) -> JointState:
                 f"a scene without the G1 runs the kinematic stand-in, not {controller}"
             )
         return controller.initial_state()
-    episode.scene.reset(episode.freeze_state)
+    restore_freeze(episode)
     return episode.g1.state(0, 0.0)
+
+
+def restore_freeze(episode: Episode) -> None:
+    """Back to the freeze, as the play left it: the state restored and a hand that held the
+    object in an earlier execution opened (every brain's plan runs from the same freeze)."""
+    if episode.g1 is not None:
+        episode.g1.release(episode.scene)
+    episode.scene.reset(episode.freeze_state)
 
 
 def graspable(obj: SceneObject) -> bool:
@@ -66,15 +77,74 @@ def graspable(obj: SceneObject) -> bool:
 
 
 def touch(
-    g1: Any, entity: Any, scene: Any, closing: Collection[str], may_hold: bool
+    g1: Any,
+    with_robot: tuple[np.ndarray, np.ndarray, np.ndarray],
+    entity: Any,
+    scene: Any,
+    closing: Collection[str],
+    may_hold: bool,
 ) -> dict[str, float]:
-    """This step's contact forces between the object and the robot, per part. A hand in
+    """This step's contact forces between the object and the robot, per part
+    (``with_robot``: the step's contacts between them, ``StepReadings.contacts``). A hand in
     ``closing`` that meets it closes on it (``sim.body.G1Body.grasp``), unless the judge says
     it may no longer be held."""
-    forces, hand_link = g1.touches(entity)
+    forces, hand_link = g1.touches_in(*with_robot)
     if hand_link is not None and may_hold and g1.hand_side[hand_link] in closing:
         g1.grasp(hand_link, entity, scene)
     return forces
+
+
+class StepReadings:
+    """What the judge reads after every physics step of an execution, in three queries of
+    the solver instead of a dozen (each a kernel launch and tensor copies, which cost more
+    than the physics step itself): the poses of the object's link, the G1's base and hands,
+    and the step's contacts. Values are the ones the entities' own getters return."""
+
+    def __init__(self, episode: Episode) -> None:
+        self.episode = episode
+        self.solver = episode.scene.sim.rigid_solver
+        hazard = episode.hazard.entity
+        self.hazard_geoms = (hazard.geom_start, hazard.geom_end)
+        self.floor_geoms = (episode.floor.geom_start, episode.floor.geom_end)
+        self.links = [hazard.link_start]
+        g1 = episode.g1
+        if g1 is not None:
+            self.robot_geoms = (g1.entity.geom_start, g1.entity.geom_end)
+            self.links += [g1.entity.base_link_idx] + [link.idx for link in g1.hand_links.values()]
+
+    def poses(self) -> tuple[Vec3, Vec3 | None, dict[str, Vec3]]:
+        """The hazard point, the G1's base position and each hand's centre (None, {} for the
+        stand-in)."""
+        pos = _np(self.solver.get_links_pos(self.links, relative=True))
+        quat = _np(self.solver.get_links_quat(self.links, relative=True))
+        link_pos, link_quat = tuple(pos[0].tolist()), tuple(quat[0].tolist())
+        point = add(link_pos, quat_rotate(link_quat, self.episode.hazard.hazard_offset))
+        g1 = self.episode.g1
+        if g1 is None:
+            return point, None, {}
+        base = vec3(float(v) for v in pos[1])
+        hands = {
+            side: hand_point(side, pos[2 + k], quat[2 + k]) for k, side in enumerate(g1.hand_links)
+        }
+        return point, base, hands
+
+    def contacts(self) -> tuple[bool, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
+        """Whether the object touches the floor this step, and its contacts with the G1
+        (links A and B, the force on A) when there is one."""
+        data = self.solver.collider.get_contacts(as_tensor=True, to_torch=True)
+        geom_a, geom_b = _np(data["geom_a"]), _np(data["geom_b"])
+
+        def touching(geoms: tuple[int, int]) -> np.ndarray:
+            lo, hi = geoms
+            return ((geom_a >= lo) & (geom_a < hi)) | ((geom_b >= lo) & (geom_b < hi))
+
+        mine = touching(self.hazard_geoms)
+        on_floor = bool((mine & touching(self.floor_geoms)).any())
+        if self.episode.g1 is None:
+            return on_floor, None
+        robot = mine & touching(self.robot_geoms)
+        force_a = -_np(data["force"])[robot]
+        return on_floor, (_np(data["link_a"])[robot], _np(data["link_b"])[robot], force_a)
 
 
 def execute(
@@ -91,10 +161,11 @@ def execute(
     steps, contacts between the object and the robot are read after each step, and a hand the
     plan holds out (``reaching``: "left_hand", "right_hand", ``brain.classify.reaching_hands``)
     that meets an object it can hold closes on it (``touch``)."""
-    episode.scene.reset(episode.freeze_state)
+    restore_freeze(episode)
     g1 = episode.g1
     hazard = episode.hazard
     closing = set(reaching) if g1 is not None and graspable(hazard.obj) else set()
+    readings = StepReadings(episode)
     state = initial
     step = 0
     previous = episode.hazard_point()
@@ -107,29 +178,21 @@ def execute(
         for _ in range(steps_of_tick(tick)):
             episode.scene.step()
             step += 1
-            point = episode.hazard_point()
+            point, base, hands = readings.poses()
             velocity: Vec3 = (
                 (point[0] - previous[0]) / DT,
                 (point[1] - previous[1]) / DT,
                 (point[2] - previous[2]) / DT,
             )
             previous = point
-            on_floor = episode.hazard_landed()
-            if g1 is None:
+            on_floor, with_robot = readings.contacts()
+            if episode.starts_on_floor:
+                on_floor = episode.landed_at(point)
+            if g1 is None or with_robot is None or base is None:
                 judge.observe(step * DT, point, velocity, on_floor, command)
                 continue
-            forces = touch(g1, hazard.entity, episode.scene, closing, judge.may_hold())
-            base, _quat = g1.base()
-            judge.observe_contacts(
-                step * DT,
-                point,
-                velocity,
-                on_floor,
-                g1.hand_points(),
-                base,
-                forces,
-                DT,
-            )
+            forces = touch(g1, with_robot, hazard.entity, episode.scene, closing, judge.may_hold())
+            judge.observe_contacts(step * DT, point, velocity, on_floor, hands, base, forces, DT)
         judge.ticks += 1
         if on_tick is not None:
             on_tick(command, step * DT)

@@ -1,0 +1,145 @@
+"""Paper scale: scenes x 7 brains, every plan executed on the G1, report written.
+
+    .venv/bin/python benchmarks/bench_scale.py [--scenes SET] [--limit N] [--brains 7]
+        [--paths direct graph] [--workers 1 2] [--resolution 640x360] [--out DIR]
+
+Runs `reacthuman bench` once per path (direct, node graph) and worker count, each into a
+fresh run folder, the seven baselines standing in for models (no API latency). Every scene is
+played once and each brain's plan executed from its freeze. Prints, per run: wall time, time
+per scene and per decision, the phases summed from timings.jsonl (build, physics to the
+freeze, rendering, ground-truth roll-out, decisions, executions, scoring and, through the
+graph, the lock-step's waiting), peak RSS of the largest process and of all together, the
+extrapolation to 306 scenes, the graph's overhead against the direct path and the speed-up of
+N workers over one; and whether every run wrote the same score rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+
+BRAINS = (
+    "oracle",
+    "heuristic",
+    "always-dodge",
+    "always-catch",
+    "no-action",
+    "random",
+    "legend-only",
+)
+PHASES = ("build", "to_freeze", "render", "truth", "decide", "execute", "score", "command_wait")
+PAPER_SCENES = 306
+
+
+def run_bench(
+    out: Path, path: str, workers: int, args: argparse.Namespace
+) -> dict[str, float | int | str]:
+    """One `reacthuman bench` run, its wall time and the peak memory of its processes."""
+    command = [sys.executable, "-m", "reacthuman", "bench", "--out", str(out)]
+    command += ["--workers", str(workers), "--resolution", args.resolution]
+    command += [arg for brain in BRAINS[: args.brains] for arg in ("--brain", brain)]
+    if args.scenes:
+        command += ["--scenes", args.scenes]
+    if args.limit:
+        command += ["--limit", str(args.limit)]
+    if path == "direct":
+        command.append("--direct")
+    started = time.perf_counter()
+    log = (out.parent / f"{out.name}.log").open("w")
+    bench = psutil.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    peak_one = peak_all = 0
+    while bench.poll() is None:
+        try:
+            tree = [bench, *bench.children(recursive=True)]
+            sizes = [p.memory_info().rss for p in tree if p.is_running()]
+        except psutil.Error:
+            continue
+        peak_one, peak_all = max(peak_one, *sizes), max(peak_all, sum(sizes))
+        time.sleep(0.5)
+    wall = time.perf_counter() - started
+    log.close()
+    if bench.returncode != 0:
+        raise SystemExit(f"{path} x{workers} failed ({bench.returncode}): see {log.name}")
+    return {"wall": wall, "peak_process_gb": peak_one / 2**30, "peak_total_gb": peak_all / 2**30}
+
+
+def phases(run: Path) -> dict[str, float]:
+    """Seconds summed over the run's episodes, by phase (timings.jsonl)."""
+    sums = dict.fromkeys(PHASES, 0.0)
+    episodes = scenes = 0
+    for line in (run / "timings.jsonl").read_text().splitlines():
+        timing = json.loads(line)
+        episodes += 1
+        scenes += "build" in timing
+        for phase in PHASES:
+            key = "publish_and_decide" if phase == "decide" and "decide" not in timing else phase
+            key = "score_wait" if phase == "score" and "score" not in timing else key
+            sums[phase] += float(timing.get(key, 0.0))
+    return {**sums, "episodes": episodes, "scenes": scenes}
+
+
+def score_rows(run: Path) -> list[tuple[str, str, str]]:
+    with sqlite3.connect(run / "results.sqlite") as db:
+        return db.execute("SELECT brain, scene_id, row FROM scores ORDER BY 1, 2").fetchall()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenes", help="scene-set folder (default: the embedded 17 scenes)")
+    parser.add_argument("--limit", type=int, help="only the first N scenes")
+    parser.add_argument("--brains", type=int, default=len(BRAINS), help="how many baselines")
+    parser.add_argument("--paths", nargs="+", default=["direct", "graph"])
+    parser.add_argument("--workers", nargs="+", type=int, default=[1, 2])
+    parser.add_argument("--resolution", default="640x360")
+    parser.add_argument("--out", help="where the run folders go (default: a temporary folder)")
+    parser.add_argument("--json", help="write the figures here as JSON")
+    args = parser.parse_args()
+    root = Path(args.out or tempfile.mkdtemp(prefix="bench-scale-"))
+    root.mkdir(parents=True, exist_ok=True)
+    print(f"cores {os.cpu_count()}, {args.brains} brains, {args.resolution} -> {root}")
+    figures: dict[str, dict] = {}
+    for path in args.paths:
+        for workers in args.workers:
+            name = f"{path}-x{workers}"
+            run = root / name
+            figure = run_bench(run, path, workers, args)
+            figure.update(phases(run))
+            figures[name] = figure
+            scenes, episodes, wall = figure["scenes"], figure["episodes"], figure["wall"]
+            parts = ", ".join(f"{p} {figure[p] / scenes:.2f}" for p in PHASES if figure[p])
+            print(
+                f"{name:<10} {wall:7.0f} s for {scenes} scenes x {args.brains} brains "
+                f"({episodes} decisions): {wall / scenes:.2f} s per scene, "
+                f"{wall / episodes:.2f} s per decision; 306 scenes: "
+                f"{wall / scenes * PAPER_SCENES / 60:.1f} min; peak RSS "
+                f"{figure['peak_process_gb']:.2f} GB (largest process), "
+                f"{figure['peak_total_gb']:.2f} GB (all)"
+            )
+            print(f"{'':<10} seconds per scene, summed over workers: {parts}")
+    for workers in args.workers:
+        direct, graph = figures.get(f"direct-x{workers}"), figures.get(f"graph-x{workers}")
+        if direct and graph:
+            overhead = 100 * (graph["wall"] / direct["wall"] - 1)
+            print(f"graph vs direct, {workers} worker(s): {overhead:+.1f} % wall")
+    for path in args.paths:
+        one, most = figures.get(f"{path}-x1"), figures.get(f"{path}-x{max(args.workers)}")
+        if one and most and one is not most:
+            print(f"{path}: x{max(args.workers)} workers {one['wall'] / most['wall']:.2f}x one")
+    rows = {name: score_rows(root / name) for name in figures}
+    first = next(iter(rows.values()))
+    print(f"every run the same score rows: {all(r == first for r in rows.values())}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
