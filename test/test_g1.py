@@ -462,7 +462,8 @@ def test_a_ball_dropped_onto_a_hand_is_grasped_only_by_a_hand_held_out(g1, pose,
             scene.step()
             if tick < 60:
                 continue
-            forces = touch(body, ball, scene, reaching, judge.may_hold())
+            touching = body.contacts_with(ball)
+            forces = touch(body, touching, ball, scene, reaching, judge.may_hold())
             on_floor = len(ball.get_contacts(with_entity=floor)["geom_a"]) > 0
             point = tuple(float(v) for v in ball.get_pos())
             hands = body.hand_points()

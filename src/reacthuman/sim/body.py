@@ -140,18 +140,19 @@ class G1Body:
         pos, _quat = self.base()
         self.entity.set_pos(np.asarray([pos[0] + STEP_ASIDE, pos[1], pos[2]]), zero_velocity=True)
 
-    def touches(self, hazard: Any) -> tuple[dict[str, float], int | None]:
-        """Contact forces (N) between the object and each part ("left_hand", "right_hand",
-        "body") this physics step, and a hand link touching it, if any."""
-        contacts = hazard.get_contacts(with_entity=self.entity)
-        links_a, links_b = _np(contacts["link_a"]), _np(contacts["link_b"])
-        return self.touches_in(links_a, links_b, _np(contacts["force_a"]))
+    def contacts_with(self, entity: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """This physics step's contacts between ``entity`` and the robot: links A and B and
+        the force on geom A, as Genesis gives them (``sim.execute.StepReadings`` reads the
+        same for an execution's object in one query with the rest)."""
+        contacts = entity.get_contacts(with_entity=self.entity)
+        return _np(contacts["link_a"]), _np(contacts["link_b"]), _np(contacts["force_a"])
 
     def touches_in(
         self, links_a: np.ndarray, links_b: np.ndarray, force_a: np.ndarray
     ) -> tuple[dict[str, float], int | None]:
-        """``touches`` from the step's contacts between the object and the robot, already
-        read (their links and the force on geom A, as Genesis gives them)."""
+        """Contact forces (N) between the object and each part ("left_hand", "right_hand",
+        "body") from this physics step's contacts between them (``contacts_with``), and a
+        hand link touching it, if any."""
         forces: dict[str, float] = {}
         hand_link = None
         force = force_a.reshape(-1, 3)
