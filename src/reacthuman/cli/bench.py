@@ -346,14 +346,10 @@ def run_workers(args: argparse.Namespace, workers: int) -> int:
     for _ in range(workers):
         env = dict(os.environ)
         if not args.direct:
-            import random
+            from reacthuman.ros.graph import DomainInUse, free_domain
 
-            from reacthuman.ros.graph import DOMAIN_IDS, DomainInUse, choose_domain
-
-            ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
-            random.SystemRandom().shuffle(ids)
             try:  # held by this process, lent to the worker (``graph.isolate``)
-                env["ROS_DOMAIN_ID"] = str(choose_domain(ids))
+                env["ROS_DOMAIN_ID"] = str(free_domain())
             except DomainInUse as exc:
                 raise CliError(str(exc)) from None
         env_for.append(env)
@@ -435,12 +431,9 @@ def unitree_overrides() -> dict[str, object]:
     a DDS domain of its own (held like ROS_DOMAIN_ID), the spine on the G1 backend started by
     the simulator's execute messages without a soft start (the simulated G1 is standing at
     every freeze), the guard armed as soon as both ends are there."""
-    import random
+    from reacthuman.ros.graph import free_domain
 
-    from reacthuman.ros.graph import DOMAIN_IDS, choose_domain
-
-    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
-    random.SystemRandom().shuffle(ids)
+    domain = free_domain()
     return {
         "spine_link": "unitree",
         "backend": "g1",
@@ -448,5 +441,5 @@ def unitree_overrides() -> dict[str, object]:
         "soft_start": 0.0,
         "arm": True,
         "network_interface": "lo",
-        "dds_domain": choose_domain(ids),
+        "dds_domain": domain,
     }

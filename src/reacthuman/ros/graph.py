@@ -139,6 +139,14 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, array.array) else value
 
 
+def free_domain() -> int:
+    """A domain id no process holds, drawn at random and now held by this one (for its own
+    run, or lent to a process it starts: a worker, the Unitree link's DDS)."""
+    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
+    random.SystemRandom().shuffle(ids)
+    return choose_domain(ids)
+
+
 def isolate(env: MutableMapping[str, str] | None = None) -> dict[str, str]:
     """Keep DDS on this machine and give the run a domain of its own: one no other ReactHuman
     run on this machine holds, or the user's, which then must not be held either
@@ -159,9 +167,7 @@ def isolate(env: MutableMapping[str, str] | None = None) -> dict[str, str]:
                     "run take a free one, or export another"
                 )
     else:
-        ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
-        random.SystemRandom().shuffle(ids)
-        env["ROS_DOMAIN_ID"] = chosen["ROS_DOMAIN_ID"] = str(choose_domain(ids))
+        env["ROS_DOMAIN_ID"] = chosen["ROS_DOMAIN_ID"] = str(free_domain())
     defaults = {
         "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST",
         "RMW_IMPLEMENTATION": "rmw_fastrtps_cpp",

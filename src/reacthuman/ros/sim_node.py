@@ -396,14 +396,14 @@ class SimNode(ReactNode):
         clock after the last. Stops after the current episode when a stop is requested."""
         staged: Staged | None = None
         try:
-            for slot in slots:
+            for number, slot in enumerate(slots):
                 ep = replace(slot, start_ns=clock_ns)
                 self._episode_started = time.perf_counter()
                 self.timings.append({"scene_id": ep.spec.scene_id, "brain": ep.brain})
                 self._announce(ep)
                 if staged is None:  # the scene's first episode plays it
                     staged = self._play(ep, settings, host)
-                later = tuple(s.brain for s in slots[slots.index(slot) :])
+                later = tuple(s.brain for s in slots[number:])
                 freeze_ns = self._show(ep, staged, later)
                 decision = self._decide(ep)
                 outcome = self._execute(ep, staged, decision, freeze_ns, host)
