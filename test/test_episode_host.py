@@ -238,3 +238,40 @@ def test_every_execution_from_a_restored_freeze_is_the_one_after_a_fresh_play():
     assert dodged[0].result != "caught"
     assert caught_again == caught
     assert dodged == dodged_fresh
+
+
+def test_plans_executed_side_by_side_are_each_the_one_executed_alone():
+    """Executions share a batched scene, one environment each (``sim.execute.execute_all``):
+    each is the execution its plan has alone, in whichever environment it runs, a catch in
+    one environment (a weld there) included; and the play to the freeze does not depend on
+    how many environments the scene has."""
+    from reacthuman.brain.baselines import always_dodge, no_action
+
+    spec = bench_scenes(limit=1)[0]
+    host = SceneHost("g1")
+
+    def joints(env: int) -> tuple[float, ...]:
+        assert host.played is not None and host.played.episode.g1 is not None
+        return host.played.episode.g1.state(0, 0.0, env).positions  # at the horizon
+
+    try:
+        staged = host.play(spec, SETTINGS, envs=3)
+        decisions = [
+            oracle_decision(staged),
+            Decision(scene_id=spec.scene_id, brain="dodge", plan=always_dodge(None)),
+            Decision(scene_id=spec.scene_id, brain="none", plan=no_action(None)),
+        ]
+        together = host.execute_all(decisions)
+        together_joints = [joints(env) for env in range(3)]
+        reversed_ = host.execute_all(decisions[::-1])[::-1]
+        reversed_joints = [joints(env) for env in range(3)][::-1]
+        alone = []
+        for decision in decisions:
+            alone.append((host.execute(decision), joints(0)))
+        fewer = host.play(spec, SETTINGS, envs=1)
+    finally:
+        host.close()
+    assert [o.result for o in together][0] == "caught" != together[1].result
+    assert together == reversed_ == [outcome for outcome, _ in alone]
+    assert together_joints == reversed_joints == [j for _, j in alone]
+    assert_same_staging(staged, fewer)
