@@ -2,9 +2,9 @@
 
 Every scene is played once to its freeze (in an ``episode_host`` worker process renewed every
 ``episodes_per_process`` scenes, so memory stays flat), every brain that has not yet scored it
-decides on the same observation at once, and their plans are executed from that freeze side by
-side, one environment of the batched scene each (``sim.execute.execute_all``). What the node
-graph runs is compared with this (same scenes and plans give identical score rows).
+decides on the same observation at once, and each plan is executed from that freeze: the scene
+is restored to it between executions, bit-identically. What the node graph runs is compared
+with this (same scenes and plans give identical score rows).
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def run_direct(
             if not todo:
                 continue
             started = time.perf_counter()
-            staged = host.play(spec, settings, legend, envs=len(todo))
+            staged = host.play(spec, settings, legend)
             timing: dict[str, Any] = {"play": time.perf_counter() - started, **staged.seconds}
             try:
                 started = time.perf_counter()
@@ -90,23 +90,15 @@ def run_direct(
                 )
                 timing["decide"] = time.perf_counter() - started  # the scene's brains at once
                 for folder, decision in zip(folders, decisions, strict=True):
+                    started = time.perf_counter()
                     write_decision(folder, decision)
-                started = time.perf_counter()
-                if videos:  # the cameras see environment 0: one execution at a time
-                    outcomes = [
-                        host.execute(decision, video=folder / "execution.mp4")
-                        for folder, decision in zip(folders, decisions, strict=True)
-                    ]
-                else:
-                    outcomes = host.execute_all(decisions)
-                # The scene's executions ran side by side: each is logged with its share.
-                share = (time.perf_counter() - started) / len(decisions)
-                for folder, decision, outcome in zip(folders, decisions, outcomes, strict=True):
+                    video = folder / "execution.mp4" if videos else None
+                    outcome = host.execute(decision, video=video)
                     executed = time.perf_counter()
                     (folder / "outcome.json").write_text(outcome.model_dump_json(indent=2) + "\n")
                     row = score_row(decision, staged.truth, spec, outcome)
                     results.put(row)
-                    timing.update(execute=share, ticks=outcome.ticks)
+                    timing.update(execute=executed - started, ticks=outcome.ticks)
                     timing["score"] = time.perf_counter() - executed
                     log_timing(run, spec.scene_id, decision.brain, timing)
                     timing = {}

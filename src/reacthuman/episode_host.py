@@ -30,7 +30,7 @@ from typing import Any
 from reacthuman.brain.client import Decision
 from reacthuman.observation import Observation
 from reacthuman.run_folder import Frames
-from reacthuman.runner import Played, execute_decisions, play
+from reacthuman.runner import Played, execute_decision, play
 from reacthuman.scenes.geometry import Vec3
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scenes.truth import GroundTruth
@@ -80,49 +80,15 @@ class Staged:
 
 
 CommandFor = Callable[[Tick], JointCommand]
-CommandsFor = Callable[[list[Tick]], list[JointCommand]]  # one tick for each execution
 
 
-def body_pose(body: Any, env: int = 0) -> BodyPose:
-    """``body``: a sim.body.G1Body; ``env``: which environment's."""
-    pos, quat = body.base(env)
-    return BodyPose(pos, quat, body.hand_points(env))
+def body_pose(body: Any) -> BodyPose:
+    """``body``: a sim.body.G1Body."""
+    pos, quat = body.base()
+    return BodyPose(pos, quat, body.hand_points())
 
 
-def one_by_one(command_for: CommandFor) -> CommandsFor:
-    """A single execution's source of commands as a batch's (of one)."""
-
-    def commands_for(ticks: list[Tick]) -> list[JointCommand]:
-        return [command_for(tick) for tick in ticks]
-
-    return commands_for
-
-
-class _Executes:
-    """What both hosts share: one execution is a batch of one."""
-
-    def execute_all(
-        self,
-        decisions: list[Decision],
-        commands_for: CommandsFor | None = None,
-        videos: list[Path | None] | None = None,
-        pose_every: int = 0,
-    ) -> list[ExecutionOutcome]:
-        raise NotImplementedError
-
-    def execute(
-        self,
-        decision: Decision,
-        command_for: CommandFor | None = None,
-        video: Path | None = None,
-        pose_every: int = 0,
-    ) -> ExecutionOutcome:
-        """Execute ``decision`` on the scene played last (``execute_all``)."""
-        source = one_by_one(command_for) if command_for is not None else None
-        return self.execute_all([decision], source, [video], pose_every)[0]
-
-
-class SceneHost(_Executes):
+class SceneHost:
     """Builds, plays, executes and frees one scene at a time in this process."""
 
     def __init__(self, controller: str, policy_path: str | None = None) -> None:
@@ -131,7 +97,6 @@ class SceneHost(_Executes):
         self.physical = self.name != STANDIN_NAME  # the G1, a body in the scene
         self.simulator = Simulator()
         self.played: Played | None = None
-        self._more_controllers: list[Controller] = []
 
     @functools.cached_property
     def controller(self) -> Controller:
@@ -140,25 +105,16 @@ class SceneHost(_Executes):
         policy runs where the commands come from: the spine node, not here)."""
         return make_controller(self.name, self.policy_path)
 
-    def controllers(self, n: int) -> list[Controller]:
-        """``n`` controllers of the body, one for each execution side by side (each keeps its
-        execution's state: the policy's, the hand tracker's); the first is ``controller``."""
-        while len(self._more_controllers) < n - 1:
-            self._more_controllers.append(make_controller(self.name, self.policy_path))
-        return [self.controller, *self._more_controllers[: n - 1]]
-
     def play(
         self,
         spec: SceneSpec,
         settings: RenderSettings,
         legend: bool = False,
         command_for: CommandFor | None = None,
-        envs: int = 1,
     ) -> Staged:
         """Build ``spec``'s scene and play it to the freeze (the previous one is freed).
         ``command_for``: where the standing G1's commands come from (None: this host's
-        controller); the kinematic stand-in does not stand under a controller. ``envs``: how
-        many plans will be executed from the freeze side by side (``execute_all``)."""
+        controller); the kinematic stand-in does not stand under a controller."""
 
         self.finish()
         relay = None
@@ -169,7 +125,7 @@ class SceneHost(_Executes):
                 return asked(Tick(state))
 
         stand = None if relay is not None else self.controller
-        played = self.played = play(self.simulator, spec, settings, stand, legend, relay, envs)
+        played = self.played = play(self.simulator, spec, settings, stand, legend, relay)
         g1 = played.episode.g1
         if g1 is None:  # the stand-in, where the scene puts the robot
             stand_in = self.controller
@@ -190,40 +146,31 @@ class SceneHost(_Executes):
             played.seconds,
         )
 
-    def execute_all(
+    def execute(
         self,
-        decisions: list[Decision],
-        commands_for: CommandsFor | None = None,
-        videos: list[Path | None] | None = None,
+        decision: Decision,
+        command_for: CommandFor | None = None,
+        video: Path | None = None,
         pose_every: int = 0,
-    ) -> list[ExecutionOutcome]:
-        """Execute ``decisions`` side by side on the scene played last, one environment each
-        (``runner.execute_decisions``). ``commands_for``: where each tick's commands come
-        from, one for each decision's tick (None: this host's controllers), gains included
-        for the G1. ``pose_every``: the G1's pose goes with every that many ticks' state (0:
-        never)."""
+    ) -> ExecutionOutcome:
+        """Execute ``decision`` on the scene played last. ``command_for``: where each tick's
+        command comes from (None: this host's controller), gains included for the G1.
+        ``pose_every``: the G1's pose goes with every that many ticks' state (0: never)."""
         if self.played is None:
             raise RuntimeError("execute before play")
         body = self.played.episode.g1
         relay = None
-        if commands_for is not None:
-            asked = commands_for
+        if command_for is not None:
+            asked = command_for
 
-            def relay(states: list[JointState]) -> list[JointCommand]:
-                ticks = []
-                for env, state in enumerate(states):
-                    pose = None
-                    if body is not None and pose_every and state.tick % pose_every == 0:
-                        pose = body_pose(body, env)
-                    ticks.append(Tick(state, pose))
-                return asked(ticks)
+            def relay(state: JointState) -> JointCommand:
+                pose = None
+                if body is not None and pose_every and state.tick % pose_every == 0:
+                    pose = body_pose(body)
+                return asked(Tick(state, pose))
 
-        controllers: list[Controller] | list[str] = (
-            [self.name] * len(decisions)
-            if relay is not None and self.physical
-            else self.controllers(len(decisions))
-        )
-        return execute_decisions(self.played, decisions, controllers, relay, videos=videos)
+        controller = self.name if relay is not None and self.physical else self.controller
+        return execute_decision(self.played, decision, controller, relay, video=video)
 
     def finish(self) -> None:
         """Free the scene played last (if any)."""
@@ -250,15 +197,12 @@ def _serve(connection: Any, controller: str, policy_path: str | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     host: SceneHost | None = None
 
-    def relayed(ticks: list[Tick]) -> list[JointCommand]:
-        connection.send(("ticks", ticks))
+    def relayed(tick: Tick) -> JointCommand:
+        connection.send(("tick", tick))
         kind, payload = connection.recv()
-        if kind != "commands":
+        if kind != "command":
             raise _Abort
         return payload
-
-    def relayed_one(tick: Tick) -> JointCommand:
-        return relayed([tick])[0]
 
     while True:
         try:
@@ -274,15 +218,13 @@ def _serve(connection: Any, controller: str, policy_path: str | None) -> None:
             if host is None:  # here, so that a controller that cannot load is an answer
                 host = SceneHost(controller, policy_path)
             if kind == "play":
-                spec, settings, legend, relay, envs = args
-                staged = host.play(spec, settings, legend, relayed_one if relay else None, envs)
+                spec, settings, legend, relay = args
+                staged = host.play(spec, settings, legend, relayed if relay else None)
                 connection.send(("staged", staged))
             elif kind == "execute":
-                decisions, relay, videos, pose_every = args
-                outcomes = host.execute_all(
-                    decisions, relayed if relay else None, videos, pose_every
-                )
-                connection.send(("outcomes", outcomes))
+                decision, relay, video, pose_every = args
+                outcome = host.execute(decision, relayed if relay else None, video, pose_every)
+                connection.send(("outcome", outcome))
             elif kind == "finish":
                 host.finish()
                 connection.send(("finished", None))
@@ -309,7 +251,7 @@ class WorkerError(RuntimeError):
         self.worker_traceback = worker_traceback
 
 
-class EpisodeWorker(_Executes):
+class EpisodeWorker:
     """A ``SceneHost`` in a child process, replaced by a fresh one every
     ``episodes_per_process`` finished episodes so that Genesis's memory stays bounded."""
 
@@ -393,43 +335,40 @@ class EpisodeWorker(_Executes):
         settings: RenderSettings,
         legend: bool = False,
         command_for: CommandFor | None = None,
-        envs: int = 1,
     ) -> Staged:
         if self.process is not None and self.episodes >= self.episodes_per_process:
             self.close()
         if self.process is None:
             self._start()
         self.scene_id = spec.scene_id
-        self._send(("play", (spec, settings, legend, command_for is not None, envs)))
-        source = one_by_one(command_for) if command_for is not None else None
-        return self._answer_ticks(source, "staged")
+        self._send(("play", (spec, settings, legend, command_for is not None)))
+        return self._answer_ticks(command_for, "staged")
 
-    def execute_all(
+    def execute(
         self,
-        decisions: list[Decision],
-        commands_for: CommandsFor | None = None,
-        videos: list[Path | None] | None = None,
+        decision: Decision,
+        command_for: CommandFor | None = None,
+        video: Path | None = None,
         pose_every: int = 0,
-    ) -> list[ExecutionOutcome]:
-        self._send(("execute", (decisions, commands_for is not None, videos, pose_every)))
-        return self._answer_ticks(commands_for, "outcomes")
+    ) -> ExecutionOutcome:
+        self._send(("execute", (decision, command_for is not None, video, pose_every)))
+        return self._answer_ticks(command_for, "outcome")
 
-    def _answer_ticks(self, commands_for: CommandsFor | None, result: str) -> Any:
-        """Answer the worker's control ticks with ``commands_for`` until it sends
-        ``result``."""
+    def _answer_ticks(self, command_for: CommandFor | None, result: str) -> Any:
+        """Answer the worker's control ticks with ``command_for`` until it sends ``result``."""
         while True:
             kind, payload = self._receive()
             if kind == result:
                 return payload
-            if kind != "ticks" or commands_for is None:
+            if kind != "tick" or command_for is None:
                 raise WorkerError(f"the episode worker sent {kind!r} before its {result!r}")
             try:
-                commands = commands_for(payload)
+                command = command_for(payload)
             except BaseException:
                 self._send(("abort", None))
                 self._receive()  # "aborted": the worker is ready for the next request
                 raise
-            self._send(("commands", commands))
+            self._send(("command", command))
 
     def finish(self) -> None:
         if self.process is not None:

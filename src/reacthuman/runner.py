@@ -13,7 +13,7 @@ import asyncio
 import math
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from reacthuman.scenes.sets import Scene, default_scenes, read_set
 from reacthuman.scenes.spec import CameraName, SceneSpec
 from reacthuman.scenes.truth import GroundTruth
 from reacthuman.sim.episode import standing
-from reacthuman.sim.execute import Branch, execute_all, initial_state
+from reacthuman.sim.execute import execute, initial_state
 from reacthuman.sim.observe import observation_for
 from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.command import JointCommand, JointState
@@ -122,16 +122,14 @@ def play(
     stand: Controller | None = None,
     legend: bool = False,
     command_for: Callable[[JointState], JointCommand] | None = None,
-    envs: int = 1,
 ) -> Played:
     """Build the scene and play it to the freeze. ``stand``: the G1's controller, which keeps
     the G1 standing (zero command) from the start; None for the kinematic stand-in.
     ``command_for``: where the standing G1's commands come from instead (the spine node,
     through the graph: ``stand`` is then not needed). ``legend``: the legend ablation (the
-    observation also describes the objects). ``envs``: how many plans will be executed from
-    the freeze side by side (``execute_decisions``)."""
+    observation also describes the objects)."""
     started = time.perf_counter()
-    episode = simulator.build(spec, settings, command_for or standing(stand, spec), envs)
+    episode = simulator.build(spec, settings, command_for or standing(stand, spec))
     built = time.perf_counter()
     try:
         truth = episode.run()
@@ -231,97 +229,45 @@ def execute_decision(
     on_tick: Callable[[JointCommand, float], None] | None = None,
     video: Path | None = None,
 ) -> ExecutionOutcome:
-    """Execute one decision's plan from the freeze (``execute_decisions``)."""
-    commands_for = None
-    if command_for is not None:
-        asked = command_for
+    """Execute the decision's plan from the freeze (a standing robot for an R1); with
+    ``video``, also write the execution's close-up view there as MP4. ``controller``: the
+    body's, or only its name when ``command_for`` drives a G1 (the spine node, through the
+    graph: its policy then runs there alone)."""
+    spec = played.spec
+    if isinstance(controller, str):
+        if command_for is None or played.episode.g1 is None:
+            raise ValueError(f"{controller}: only a G1 driven by command_for needs no controller")
+        name, source = controller, command_for
+    else:
+        controller.start(decision.plan, spec.observer.pos, spec.observer.yaw)
+        name, source = controller.name, command_for or controller.command
+    judge = OutcomeJudge(
+        spec.hazard,
+        spec.scene_id,
+        decision.brain,
+        name,
+        floor_resolves=spec.intended.floor_resolves,
+    )
+    recorder = ExecutionVideo(played.episode, video) if video is not None else None
 
-        def commands_for(states: list[JointState]) -> list[JointCommand]:
-            return [asked(states[0])]
-
-    on_ticks = [on_tick] if on_tick is not None else None
-    return execute_decisions(played, [decision], [controller], commands_for, on_ticks, [video])[0]
-
-
-def execute_decisions(
-    played: Played,
-    decisions: list[Decision],
-    controllers: Sequence[Controller | str],
-    commands_for: Callable[[list[JointState]], list[JointCommand]] | None = None,
-    on_ticks: list[Callable[[JointCommand, float], None]] | None = None,
-    videos: list[Path | None] | None = None,
-) -> list[ExecutionOutcome]:
-    """Execute each decision's plan from the freeze (a standing robot for an R1), side by
-    side, decision i in environment i of the scene (``sim.execute.execute_all``).
-    ``controllers[i]``: decision i's body controller, or only its name when
-    ``commands_for`` drives a G1 (the spine node, through the graph: the policies then run
-    there alone). With ``videos[i]``, decision i's close-up view is also written there as
-    MP4; the cameras render environment 0 only, so a decision with a video is executed alone
-    (in environment 0, which gives the same execution: ``test_sim.py``)."""
-    if len(controllers) != len(decisions):
-        raise ValueError(f"{len(controllers)} controllers for {len(decisions)} decisions")
-    wanted = videos or [None] * len(decisions)
-    if len(decisions) > 1 and any(video is not None for video in wanted):
-        raise ValueError("an execution with a video runs alone: the cameras see environment 0")
-    spec, episode = played.spec, played.episode
-    names: list[str] = []
-    sources: list[Any] = []
-    for decision, controller in zip(decisions, controllers, strict=True):
-        if isinstance(controller, str):
-            if commands_for is None or episode.g1 is None:
-                raise ValueError(
-                    f"{controller}: only a G1 driven by commands_for needs no controller"
-                )
-            names.append(controller)
-        else:
-            controller.start(decision.plan, spec.observer.pos, spec.observer.yaw)
-            names.append(controller.name)
-            sources.append(controller.command)
-    if commands_for is None:
-        if len(sources) != len(decisions):
-            raise ValueError("a body named without its controller needs commands_for")
-
-        def commands_for(states: list[JointState]) -> list[JointCommand]:
-            return [source(state) for source, state in zip(sources, states, strict=True)]
-
-    branches = []
-    recorder = ExecutionVideo(episode, wanted[0]) if wanted[0] is not None else None
-    for i, (decision, name) in enumerate(zip(decisions, names, strict=True)):
-        judge = OutcomeJudge(
-            spec.hazard,
-            spec.scene_id,
-            decision.brain,
-            name,
-            floor_resolves=spec.intended.floor_resolves,
-        )
-        ticked = on_ticks[i] if on_ticks is not None else None
+    def ticked(command: JointCommand, t: float) -> None:
         if recorder is not None:
-            ticked = _also(recorder.on_tick, ticked)
-        branches.append(
-            Branch(
-                initial_state(episode, controllers[i]),
-                judge,
-                reaching_hands(decision.plan),
-                ticked,
-            )
-        )
+            recorder.on_tick(command, t)
+        if on_tick is not None:
+            on_tick(command, t)
+
     try:
-        return execute_all(episode, branches, commands_for)
+        return execute(
+            played.episode,
+            initial_state(played.episode, controller),
+            source,
+            judge,
+            ticked,
+            reaching=reaching_hands(decision.plan),
+        )
     finally:
         if recorder is not None:
             recorder.close()
-
-
-def _also(
-    first: Callable[[JointCommand, float], None],
-    then: Callable[[JointCommand, float], None] | None,
-) -> Callable[[JointCommand, float], None]:
-    def both(command: JointCommand, t: float) -> None:
-        first(command, t)
-        if then is not None:
-            then(command, t)
-
-    return both
 
 
 def bench_set(source: str | Path | None = None, limit: int | None = None) -> list[Scene]:

@@ -1,10 +1,6 @@
 """The G1 body in a Genesis scene: placed at the observer, read as a joint state, driven by
 joint commands (PD targets and gains per joint, applied by Genesis's joint PD each physics
-step, as the policies were trained; docs/spine.md).
-
-A bench scene is batched (``sim.episode.Simulator.build``): one environment per plan that is
-executed from its freeze, so the body is read and driven per environment (``env``); a scene
-built without environments (the proving ground, the Unitree bridge) has the one body."""
+step, as the policies were trained; docs/spine.md)."""
 
 from __future__ import annotations
 
@@ -98,12 +94,9 @@ class G1Body:
     hand_links: dict[str, Any] = field(init=False)
     hand_side: dict[int, str] = field(init=False)
     link_indices: frozenset[int] = field(init=False)
-    # Each environment's gains as last set (none yet: the first command sets them).
-    _gains: list[tuple[tuple[float, ...], tuple[float, ...]]] = field(
-        init=False, default_factory=list
-    )
-    # env -> (hand link, object link) while a hand holds the object there
-    _welds: dict[int, tuple[int, int]] = field(init=False, default_factory=dict)
+    _gains: tuple[tuple[float, ...], tuple[float, ...]] | None = None
+
+    _weld: tuple[int, int] | None = None  # (hand link, object link) while a hand holds
 
     def __post_init__(self) -> None:
         self.dofs = np.asarray(
@@ -116,108 +109,77 @@ class G1Body:
         }
         self.link_indices = frozenset(link.idx for link in self.entity.links)
 
-    @property
-    def envs(self) -> int:
-        """The built scene's environments (0: not batched)."""
-        return int(self.entity._solver.n_envs)
-
-    def _every_env(self, values: np.ndarray) -> np.ndarray:
-        """``values`` for every environment (a batched scene's setters take one row each)."""
-        return np.tile(values, (self.envs, 1)) if self.envs else values
-
-    def _of_env(self, values: Any, env: int) -> np.ndarray:
-        """Environment ``env``'s row of a getter's answer."""
-        array = _np(values)
-        return array[env] if self.envs else array
-
     def stand_up(self) -> None:
         """Default pose at rest (the scene's start); gains are set by the first command."""
-        pose = np.asarray([DEFAULT_POSE[n] for n in G1_JOINTS])
-        self.entity.set_dofs_position(self._every_env(pose), self.dofs, zero_velocity=True)
-        self._gains = []
+        self.entity.set_dofs_position(
+            np.asarray([DEFAULT_POSE[n] for n in G1_JOINTS]), self.dofs, zero_velocity=True
+        )
+        self._gains = None
 
-    def base(self, env: int = 0) -> tuple[Vec3, tuple[float, float, float, float]]:
-        pos = tuple(float(v) for v in self._of_env(self.entity.get_pos(), env))
-        quat = tuple(float(v) for v in self._of_env(self.entity.get_quat(), env))
+    def base(self) -> tuple[Vec3, tuple[float, float, float, float]]:
+        pos = tuple(float(v) for v in _np(self.entity.get_pos()))
+        quat = tuple(float(v) for v in _np(self.entity.get_quat()))
         return pos, quat  # type: ignore[return-value]
 
-    def state(self, tick: int, t: float, env: int = 0) -> JointState:
+    def state(self, tick: int, t: float) -> JointState:
         """The joint state and base IMU at the start of a control tick."""
-        return self.states(tick, t, envs=(env,))[0]
-
-    def states(self, tick: int, t: float, envs: tuple[int, ...] | None = None) -> list[JointState]:
-        """``state`` in each of ``envs`` (default: every environment), read in one query per
-        quantity."""
-        quats = _np(self.entity.get_quat()).reshape(-1, 4)
-        omegas = _np(self.entity.get_ang()).reshape(-1, 3)
-        rows = (len(quats), len(self.dofs))
-        qs = _np(self.entity.get_dofs_position(self.dofs)).astype(np.float64).reshape(rows)
-        dqs = _np(self.entity.get_dofs_velocity(self.dofs)).astype(np.float64).reshape(rows)
-        out = []
-        for env in range(len(quats)) if envs is None else envs:
-            quat = quat4(float(v) for v in quats[env])
-            gyro = rotate_into(quat, tuple(float(v) for v in omegas[env]))  # world -> body
-            out.append(
-                JointState(
-                    tick=tick,
-                    t=t,
-                    names=G1_JOINTS,
-                    positions=tuple(qs[env].tolist()),
-                    velocities=tuple(dqs[env].tolist()),
-                    imu_quat=quat,
-                    imu_gyro=vec3(float(v) for v in gyro),
-                )
-            )
-        return out
+        _pos, quat = self.base()
+        omega = tuple(float(v) for v in _np(self.entity.get_ang()))
+        gyro = rotate_into(quat, omega)  # world -> body frame
+        q = _np(self.entity.get_dofs_position(self.dofs)).astype(np.float64)
+        dq = _np(self.entity.get_dofs_velocity(self.dofs)).astype(np.float64)
+        return JointState(
+            tick=tick,
+            t=t,
+            names=G1_JOINTS,
+            positions=tuple(q.tolist()),
+            velocities=tuple(dq.tolist()),
+            imu_quat=quat,
+            imu_gyro=vec3(float(v) for v in gyro),
+        )
 
     def apply(self, command: JointCommand) -> None:
-        """PD targets and gains for the tick (held by Genesis for each of its physics steps),
-        the same in every environment."""
-        self.apply_each([command] * max(self.envs, 1))
-
-    def apply_each(self, commands: list[JointCommand]) -> None:
-        """Environment i's targets and gains from ``commands[i]`` (one for each)."""
-        if len(commands) != max(self.envs, 1):
-            raise ValueError(f"{len(commands)} commands for a G1 in {max(self.envs, 1)} envs")
-        rows = [_ordered(command) for command in commands]
-        gains = [gain for _positions, gain in rows]
+        """PD targets and gains for the tick (held by Genesis for each of its physics steps)."""
+        if command.names != G1_JOINTS:
+            index = {name: i for i, name in enumerate(command.names)}
+            missing = [n for n in G1_JOINTS if n not in index]
+            if missing:
+                raise ValueError(f"a G1 command lacks joints {missing}")
+            order = [index[n] for n in G1_JOINTS]
+            positions = [command.positions[i] for i in order]
+            gains = (
+                tuple(command.kp[i] for i in order),
+                tuple(command.kd[i] for i in order),
+            )
+        else:
+            positions, gains = list(command.positions), (command.kp, command.kd)
+        if not gains[0] or not gains[1]:
+            raise ValueError("a G1 command needs PD gains (kp, kd) for every joint")
         if gains != self._gains:
-            kp = np.asarray([g[0] for g in gains])
-            kd = np.asarray([g[1] for g in gains])
-            self.entity.set_dofs_kp(kp if self.envs else kp[0], self.dofs)
-            self.entity.set_dofs_kv(kd if self.envs else kd[0], self.dofs)
+            self.entity.set_dofs_kp(np.asarray(gains[0]), self.dofs)
+            self.entity.set_dofs_kv(np.asarray(gains[1]), self.dofs)
             self._gains = gains
-        positions = np.asarray([p for p, _gain in rows])
-        self.entity.control_dofs_position(positions if self.envs else positions[0], self.dofs)
+        self.entity.control_dofs_position(np.asarray(positions), self.dofs)
 
-    def hand_points(self, env: int = 0) -> dict[str, Vec3]:
+    def hand_points(self) -> dict[str, Vec3]:
         """World position of each hand's centre (the point a keyframe places)."""
         return {
-            side: hand_point(
-                side, self._of_env(link.get_pos(), env), self._of_env(link.get_quat(), env)
-            )
+            side: hand_point(side, _np(link.get_pos()), _np(link.get_quat()))
             for side, link in self.hand_links.items()
         }
 
     def step_aside(self) -> None:
         """Take the G1 out of the room (for the unobserved ground-truth roll-out, which asks
-        where the object goes if nothing is in its way), in every environment; the freeze
-        state brings it back."""
+        where the object goes if nothing is in its way); the freeze state brings it back."""
         pos, _quat = self.base()
-        aside = np.asarray([pos[0] + STEP_ASIDE, pos[1], pos[2]])
-        self.entity.set_pos(self._every_env(aside), zero_velocity=True)
+        self.entity.set_pos(np.asarray([pos[0] + STEP_ASIDE, pos[1], pos[2]]), zero_velocity=True)
 
-    def contacts_with(self, entity: Any, env: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def contacts_with(self, entity: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """This physics step's contacts between ``entity`` and the robot: links A and B and
         the force on geom A, as Genesis gives them (``sim.execute.StepReadings`` reads the
         same for an execution's object in one query with the rest)."""
-        # Padded: see ``sim.episode.Episode.hazard_on_floor``.
-        contacts = entity.get_contacts(with_entity=self.entity, is_padded=True)
-        valid = self._of_env(contacts["valid_mask"], env).astype(bool)
-        link_a, link_b, force_a = (
-            self._of_env(contacts[key], env)[valid] for key in ("link_a", "link_b", "force_a")
-        )
-        return link_a, link_b, force_a
+        contacts = entity.get_contacts(with_entity=self.entity)
+        return _np(contacts["link_a"]), _np(contacts["link_b"]), _np(contacts["force_a"])
 
     def touches_in(
         self, links_a: np.ndarray, links_b: np.ndarray, force_a: np.ndarray
@@ -236,49 +198,20 @@ class G1Body:
                 hand_link = link
         return forces, hand_link
 
-    def grasp(self, hand_link: int, hazard: Any, scene: Any, env: int = 0) -> bool:
-        """Close the hand on the object (a weld between the hand link and the object) in
-        environment ``env``, once.
+    def grasp(self, hand_link: int, hazard: Any, scene: Any) -> bool:
+        """Close the hand on the object (a weld between the hand link and the object), once.
 
         Menagerie's G1 has rubber fists, not Dex3 hands: the grasp stands in for the fingers
         closing when a hand meets an object it can hold (``sim.execute.graspable``)."""
-        if env in self._welds:
+        if self._weld is not None:
             return False
-        weld = self._welds[env] = (hand_link, hazard.links[0].idx)
-        scene.sim.rigid_solver.add_weld_constraint(*weld, envs_idx=self._env_index(env))
+        self._weld = (hand_link, hazard.links[0].idx)
+        scene.sim.rigid_solver.add_weld_constraint(*self._weld)
         return True
 
-    def holding(self, env: int = 0) -> bool:
-        return env in self._welds
-
     def release(self, scene: Any) -> None:
-        """Open every hand again (the weld is the model's, not the state's: restoring the
-        freeze keeps it), so that the next execution from the freeze starts as the first did."""
-        for env, weld in sorted(self._welds.items()):
-            scene.sim.rigid_solver.delete_weld_constraint(*weld, envs_idx=self._env_index(env))
-        self._welds.clear()
-
-    def _env_index(self, env: int) -> list[int] | None:
-        return [env] if self.envs else None
-
-
-def _ordered(
-    command: JointCommand,
-) -> tuple[list[float], tuple[tuple[float, ...], tuple[float, ...]]]:
-    """A command's targets and (kp, kd) in ``G1_JOINTS`` order."""
-    if command.names != G1_JOINTS:
-        index = {name: i for i, name in enumerate(command.names)}
-        missing = [n for n in G1_JOINTS if n not in index]
-        if missing:
-            raise ValueError(f"a G1 command lacks joints {missing}")
-        order = [index[n] for n in G1_JOINTS]
-        positions = [command.positions[i] for i in order]
-        gains = (
-            tuple(command.kp[i] for i in order),
-            tuple(command.kd[i] for i in order),
-        )
-    else:
-        positions, gains = list(command.positions), (command.kp, command.kd)
-    if not gains[0] or not gains[1]:
-        raise ValueError("a G1 command needs PD gains (kp, kd) for every joint")
-    return positions, gains
+        """Open the hand again (the weld is the model's, not the state's: restoring the freeze
+        keeps it), so that the next execution from the freeze starts as the first did."""
+        if self._weld is not None:
+            scene.sim.rigid_solver.delete_weld_constraint(*self._weld)
+            self._weld = None

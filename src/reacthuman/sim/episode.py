@@ -124,17 +124,10 @@ class Episode:
         """The observed span: the scene's own window unless the settings override it."""
         return self.settings.window_of(self.spec)
 
-    @property
-    def envs(self) -> int:
-        """The scene's environments: one for each plan executed from the freeze at once."""
-        return int(self.scene.n_envs)
-
     def _hazard_link(self) -> tuple[Vec3, Quat]:
-        """The object's first link in environment 0 (every environment plays alike up to the
-        freeze, and the ground truth is rolled out in all of them)."""
         entity = self.hazard.entity
-        pos = tuple(_np(entity.get_links_pos()).reshape(-1, 3)[0].tolist())
-        quat = tuple(_np(entity.get_links_quat()).reshape(-1, 4)[0].tolist())
+        pos = tuple(_np(entity.get_links_pos()[0]).tolist())
+        quat = tuple(_np(entity.get_links_quat()[0]).tolist())
         return pos, quat
 
     def hazard_point(self) -> tuple[float, float, float]:
@@ -152,10 +145,8 @@ class Episode:
         )
 
     def hazard_on_floor(self) -> bool:
-        # Padded: a batched scene's trimmed contacts keep stale rows past an environment's own
-        # count, which only the padded form's mask leaves out.
-        contacts = self.hazard.entity.get_contacts(with_entity=self.floor, is_padded=True)
-        return bool(_np(contacts["valid_mask"]).reshape(max(self.envs, 1), -1)[0].any())
+        contacts = self.hazard.entity.get_contacts(with_entity=self.floor)
+        return len(contacts["geom_a"]) > 0
 
     def hazard_landed(self) -> bool:
         """Whether the hazard has come down to the floor: its first floor contact, or, for one
@@ -185,11 +176,10 @@ class Episode:
             if obj.joint is None:
                 # A free joint's angular velocity is in the body's own frame.
                 spin = rotate_into(obj.pose.quat, obj.ang_vel)
-                velocity = np.asarray([*obj.lin_vel, *spin])
+                placed.entity.set_dofs_velocity(np.asarray([*obj.lin_vel, *spin]))
             else:
                 rate = sum(a * w for a, w in zip(obj.joint.axis, obj.ang_vel, strict=True))
-                velocity = np.asarray([rate])
-            placed.entity.set_dofs_velocity(np.tile(velocity, (self.envs, 1)))
+                placed.entity.set_dofs_velocity(np.asarray([rate]))
 
     def _stand(self, tick: int) -> None:
         """One control tick of the G1 standing under its controller (zero command)."""
@@ -294,7 +284,7 @@ class Episode:
         for name, placed in self.objects.items():
             if name == self.spec.primary_hazard:
                 continue
-            lo, hi = _np(placed.entity.get_AABB()).reshape(-1, 2, 3)[0].tolist()
+            lo, hi = _np(placed.entity.get_AABB()).tolist()
             out.append(obstacle(name, lo, hi))
         return out
 
@@ -362,14 +352,6 @@ def standing(controller: Any, spec: SceneSpec) -> Callable[[Any], Any] | None:
     return controller.command
 
 
-# Genesis computes a scene of one environment (or none) along another path than a batch of
-# two or more, and the two differ in the last bits; from two on, an environment's trajectory
-# is the same whatever the batch's size (``test_sim.py``). So every scene has two at least: a
-# plan's execution, the window's frames and the ground truth do not depend on how many plans
-# share the scene. The cost: +0.3 ms a physics step with the G1 against one environment.
-MIN_ENVS = 2
-
-
 class Simulator:
     """Builds episodes from specs; one per process."""
 
@@ -381,16 +363,9 @@ class Simulator:
         spec: SceneSpec,
         settings: RenderSettings,
         stand: Callable[[Any], Any] | None = None,
-        envs: int = 1,
     ) -> Episode:
         """Build a scene; with ``stand`` (the G1's controller at a zero command) the G1 stands
-        at the observer from the start and is in every view.
-
-        The scene is batched: ``envs`` environments (at least ``MIN_ENVS``), one for each plan
-        to be executed from the freeze side by side (``sim.execute.execute_all``). They play
-        alike to the freeze; the cameras render environment 0."""
-        if envs < 1:
-            raise ValueError(f"a scene needs at least one environment, not {envs}")
+        at the observer from the start and is in every view."""
         gs = self.gs
         from genesis.options.vis import DirectionalLight
 
@@ -409,10 +384,7 @@ class Simulator:
                 ambient_light=tuple(spec.lighting.ambient),
                 lights=lights,
                 shadow=True,
-                rendered_envs_idx=(0,),
             ),
-            # Per-environment joint gains: each environment's plan has its own.
-            rigid_options=gs.options.RigidOptions(batch_dofs_info=True),
             show_viewer=False,
         )
         # Genesis precomputes a signed-distance grid for every collision geom and caches it by
@@ -465,7 +437,7 @@ class Simulator:
             )
             for cam in spec.cameras
         }
-        scene.build(n_envs=max(envs, MIN_ENVS))
+        scene.build()
         hazard = spec.hazard
         lowest = min(
             c[2] for c in box_corners(hazard.pose.pos, hazard.shape.size, hazard.pose.quat)

@@ -6,17 +6,11 @@ until that returns the tick's command. ``command_for`` is the controller itself 
 path and a round trip to the spine node in the ROS graph, so both give the same execution
 whatever the machine's speed. 240 Hz physics and 50 Hz control do not divide: tick k covers
 physics steps round(4.8 k) .. round(4.8 (k + 1)), alternately 5 and 4 steps.
-
-Several plans run side by side, each in its own environment of the batched scene
-(``execute_all``): a physics step and each reading of it then serve all of them, which costs
-a third per plan of what one plan alone does on these CPUs (BENCHMARKS.md), and every plan's
-execution is the one it has alone (``test_sim.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
 from typing import Any
 
 import numpy as np
@@ -89,31 +83,25 @@ def touch(
     scene: Any,
     closing: Collection[str],
     may_hold: bool,
-    env: int = 0,
 ) -> dict[str, float]:
-    """This step's contact forces between the object and the robot in environment ``env``,
-    per part (``with_robot``: the step's contacts between them there, ``StepReadings``). A
-    hand in ``closing`` that meets it closes on it (``sim.body.G1Body.grasp``), unless the
-    judge says it may no longer be held."""
+    """This step's contact forces between the object and the robot, per part
+    (``with_robot``: the step's contacts between them, ``StepReadings.contacts``). A hand in
+    ``closing`` that meets it closes on it (``sim.body.G1Body.grasp``), unless the judge says
+    it may no longer be held."""
     forces, hand_link = g1.touches_in(*with_robot)
     if hand_link is not None and may_hold and g1.hand_side[hand_link] in closing:
-        g1.grasp(hand_link, entity, scene, env)
+        g1.grasp(hand_link, entity, scene)
     return forces
 
 
-Contacts = tuple[np.ndarray, np.ndarray, np.ndarray]  # links A and B, the force on A
-
-
 class StepReadings:
-    """What the judge reads after every physics step of an execution, for every environment
-    at once, in three queries of the solver instead of a dozen per environment (each a kernel
-    launch and tensor copies, which cost more than the physics step itself): the poses of the
-    object's link, the G1's base and hands, and the step's contacts. Values are the ones the
-    entities' own getters return."""
+    """What the judge reads after every physics step of an execution, in three queries of
+    the solver instead of a dozen (each a kernel launch and tensor copies, which cost more
+    than the physics step itself): the poses of the object's link, the G1's base and hands,
+    and the step's contacts. Values are the ones the entities' own getters return."""
 
     def __init__(self, episode: Episode) -> None:
         self.episode = episode
-        self.envs = max(episode.envs, 1)
         self.solver = episode.scene.sim.rigid_solver
         hazard = episode.hazard.entity
         self.hazard_geoms = (hazard.geom_start, hazard.geom_end)
@@ -124,73 +112,39 @@ class StepReadings:
             self.robot_geoms = (g1.entity.geom_start, g1.entity.geom_end)
             self.links += [g1.entity.base_link_idx] + [link.idx for link in g1.hand_links.values()]
 
-    def poses(self) -> list[tuple[Vec3, Vec3 | None, dict[str, Vec3]]]:
-        """For each environment: the hazard point, the G1's base position and each hand's
-        centre (None, {} for the stand-in)."""
-        n = len(self.links)
-        pos = _np(self.solver.get_links_pos(self.links, relative=True)).reshape(self.envs, n, 3)
-        quat = _np(self.solver.get_links_quat(self.links, relative=True)).reshape(self.envs, n, 4)
-        offset = self.episode.hazard.hazard_offset
+    def poses(self) -> tuple[Vec3, Vec3 | None, dict[str, Vec3]]:
+        """The hazard point, the G1's base position and each hand's centre (None, {} for the
+        stand-in)."""
+        pos = _np(self.solver.get_links_pos(self.links, relative=True))
+        quat = _np(self.solver.get_links_quat(self.links, relative=True))
+        link_pos, link_quat = tuple(pos[0].tolist()), tuple(quat[0].tolist())
+        point = add(link_pos, quat_rotate(link_quat, self.episode.hazard.hazard_offset))
         g1 = self.episode.g1
-        out: list[tuple[Vec3, Vec3 | None, dict[str, Vec3]]] = []
-        for env in range(self.envs):
-            link_pos, link_quat = tuple(pos[env, 0].tolist()), tuple(quat[env, 0].tolist())
-            point = add(link_pos, quat_rotate(link_quat, offset))
-            if g1 is None:
-                out.append((point, None, {}))
-                continue
-            base = vec3(float(v) for v in pos[env, 1])
-            hands = {
-                side: hand_point(side, pos[env, 2 + k], quat[env, 2 + k])
-                for k, side in enumerate(g1.hand_links)
-            }
-            out.append((point, base, hands))
-        return out
+        if g1 is None:
+            return point, None, {}
+        base = vec3(float(v) for v in pos[1])
+        hands = {
+            side: hand_point(side, pos[2 + k], quat[2 + k]) for k, side in enumerate(g1.hand_links)
+        }
+        return point, base, hands
 
-    def contacts(self) -> list[tuple[bool, Contacts | None]]:
-        """For each environment: whether the object touches the floor this step, and its
-        contacts with the G1 when there is one."""
-        # Padded, with each environment's count: a batched scene's trimmed contacts keep
-        # stale rows past an environment's own count.
-        data = self.solver.collider.get_contacts(as_tensor=True, to_torch=True, is_padded=True)
-        geom_a = _np(data["geom_a"]).reshape(self.envs, -1)
-        geom_b = _np(data["geom_b"]).reshape(self.envs, -1)
-        live = np.arange(geom_a.shape[1])[None, :] < _np(data["n_contacts"]).reshape(-1, 1)
+    def contacts(self) -> tuple[bool, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
+        """Whether the object touches the floor this step, and its contacts with the G1
+        (links A and B, the force on A) when there is one."""
+        data = self.solver.collider.get_contacts(as_tensor=True, to_torch=True)
+        geom_a, geom_b = _np(data["geom_a"]), _np(data["geom_b"])
 
         def touching(geoms: tuple[int, int]) -> np.ndarray:
             lo, hi = geoms
             return ((geom_a >= lo) & (geom_a < hi)) | ((geom_b >= lo) & (geom_b < hi))
 
-        mine = touching(self.hazard_geoms) & live
-        on_floor = (mine & touching(self.floor_geoms)).any(axis=1)
+        mine = touching(self.hazard_geoms)
+        on_floor = bool((mine & touching(self.floor_geoms)).any())
         if self.episode.g1 is None:
-            return [(bool(on_floor[env]), None) for env in range(self.envs)]
+            return on_floor, None
         robot = mine & touching(self.robot_geoms)
-        if not robot.any():
-            none = (np.zeros(0, int), np.zeros(0, int), np.zeros((0, 3)))
-            return [(bool(on_floor[env]), none) for env in range(self.envs)]
-        link_a = _np(data["link_a"]).reshape(self.envs, -1)
-        link_b = _np(data["link_b"]).reshape(self.envs, -1)
-        force = -_np(data["force"]).reshape(self.envs, -1, 3)
-        return [
-            (
-                bool(on_floor[env]),
-                (link_a[env][robot[env]], link_b[env][robot[env]], force[env][robot[env]]),
-            )
-            for env in range(self.envs)
-        ]
-
-
-@dataclass
-class Branch:
-    """One plan's execution from the freeze, in an environment of its own: the body's state
-    at the freeze, the judge, the hands it holds out (``reaching``: "left_hand",
-    "right_hand", ``brain.classify.reaching_hands``) and what to call after each tick."""
-
-    initial: JointState
-    judge: OutcomeJudge
-    reaching: Collection[str] = ()
-    on_tick: Callable[[JointCommand, float], None] | None = None
+        force_a = -_np(data["force"])[robot]
+        return on_floor, (_np(data["link_a"])[robot], _np(data["link_b"])[robot], force_a)
 
 
 def execute(
@@ -201,83 +155,47 @@ def execute(
     on_tick: Callable[[JointCommand, float], None] | None = None,
     reaching: Collection[str] = (),
 ) -> ExecutionOutcome:
-    """One plan's execution (``execute_all``)."""
-    branch = Branch(initial, judge, reaching, on_tick)
-    return execute_all(episode, [branch], lambda states: [command_for(states[0])])[0]
+    """Run the execution to the horizon and judge it; leaves the scene at the horizon.
 
-
-def execute_all(
-    episode: Episode,
-    branches: Sequence[Branch],
-    commands_for: Callable[[list[JointState]], list[JointCommand]],
-) -> list[ExecutionOutcome]:
-    """Run each branch's execution to the horizon, branch i in environment i, and judge them;
-    leaves the scene at the horizon.
-
-    ``commands_for`` answers every branch's state with its command, tick by tick. With the
-    G1, each command's targets and gains go to the body before the tick's physics steps,
-    contacts between the object and the robot are read after each step, and a hand the plan
-    holds out that meets an object it can hold closes on it (``touch``). Environments beyond
-    the branches repeat the first branch's commands (their physics is not read)."""
-    if not branches:
-        return []
-    envs = max(episode.envs, 1)
-    if len(branches) > envs:
-        raise ValueError(f"{len(branches)} executions for a scene of {envs} environments")
+    With the G1, each command's targets and gains go to the body before the tick's physics
+    steps, contacts between the object and the robot are read after each step, and a hand the
+    plan holds out (``reaching``: "left_hand", "right_hand", ``brain.classify.reaching_hands``)
+    that meets an object it can hold closes on it (``touch``)."""
     restore_freeze(episode)
     g1 = episode.g1
     hazard = episode.hazard
-    closing = [
-        set(b.reaching) if g1 is not None and graspable(hazard.obj) else set() for b in branches
-    ]
+    closing = set(reaching) if g1 is not None and graspable(hazard.obj) else set()
     readings = StepReadings(episode)
-    states = [branch.initial for branch in branches]
+    state = initial
     step = 0
-    previous = [episode.hazard_point()] * len(branches)
+    previous = episode.hazard_point()
     for tick in range(ticks_in(execution_duration(episode))):
-        commands = commands_for(states)
-        if len(commands) != len(branches):
-            raise LockStepError(f"{len(branches)} states were answered with {len(commands)}")
-        for state, command in zip(states, commands, strict=True):
-            if command.tick != state.tick:
-                raise LockStepError(
-                    f"tick {state.tick} was answered with a command for {command.tick}"
-                )
+        command = command_for(state)
+        if command.tick != state.tick:
+            raise LockStepError(f"tick {state.tick} was answered with a command for {command.tick}")
         if g1 is not None:
-            g1.apply_each(commands + [commands[0]] * (envs - len(commands)))
+            g1.apply(command)
         for _ in range(steps_of_tick(tick)):
             episode.scene.step()
             step += 1
-            poses = readings.poses()
-            touching = readings.contacts()
-            for env, branch in enumerate(branches):
-                point, base, hands = poses[env]
-                before = previous[env]
-                velocity: Vec3 = (
-                    (point[0] - before[0]) / DT,
-                    (point[1] - before[1]) / DT,
-                    (point[2] - before[2]) / DT,
-                )
-                previous[env] = point
-                on_floor, with_robot = touching[env]
-                if episode.starts_on_floor:
-                    on_floor = episode.landed_at(point)
-                judge, command = branch.judge, commands[env]
-                if g1 is None or with_robot is None or base is None:
-                    judge.observe(step * DT, point, velocity, on_floor, command)
-                    continue
-                may_hold = judge.may_hold()
-                scene = episode.scene
-                forces = touch(g1, with_robot, hazard.entity, scene, closing[env], may_hold, env)
-                t = step * DT
-                judge.observe_contacts(t, point, velocity, on_floor, hands, base, forces, DT)
+            point, base, hands = readings.poses()
+            velocity: Vec3 = (
+                (point[0] - previous[0]) / DT,
+                (point[1] - previous[1]) / DT,
+                (point[2] - previous[2]) / DT,
+            )
+            previous = point
+            on_floor, with_robot = readings.contacts()
+            if episode.starts_on_floor:
+                on_floor = episode.landed_at(point)
+            if g1 is None or with_robot is None or base is None:
+                judge.observe(step * DT, point, velocity, on_floor, command)
+                continue
+            forces = touch(g1, with_robot, hazard.entity, episode.scene, closing, judge.may_hold())
+            judge.observe_contacts(step * DT, point, velocity, on_floor, hands, base, forces, DT)
+        judge.ticks += 1
+        if on_tick is not None:
+            on_tick(command, step * DT)
         after = tick + 1
-        for branch, command in zip(branches, commands, strict=True):
-            branch.judge.ticks += 1
-            if branch.on_tick is not None:
-                branch.on_tick(command, step * DT)
-        if g1 is not None:
-            states = g1.states(after, tick_time(after), tuple(range(len(branches))))
-        else:
-            states = [kinematic_readback(command) for command in commands]
-    return [branch.judge.outcome() for branch in branches]
+        state = g1.state(after, tick_time(after)) if g1 is not None else kinematic_readback(command)
+    return judge.outcome()
