@@ -1,7 +1,7 @@
 """Paper scale: scenes x 7 brains, every plan executed on the G1, report written.
 
     .venv/bin/python benchmarks/bench_scale.py [--scenes SET] [--limit N] [--brains 7]
-        [--paths direct graph] [--workers 1 2] [--resolution 640x360] [--out DIR]
+        [--paths direct graph] [--workers 1 2] [--ray] [--resolution 640x360] [--out DIR]
 
 Runs `reacthuman bench` once per path (direct, node graph) and worker count, each into a
 fresh run folder, the seven baselines standing in for models (no API latency). Every scene is
@@ -10,7 +10,9 @@ per scene and per decision, the phases summed from timings.jsonl (build, physics
 freeze, rendering, ground-truth roll-out, decisions, executions, scoring and, through the
 graph, the lock-step's waiting), peak RSS of the largest process and of all together, the
 extrapolation to 306 scenes, the graph's overhead against the direct path and the speed-up of
-N workers over one; and whether every run wrote the same score rows.
+N workers over one; with ``--ray``, also each path on a Ray started on this machine (a task
+per core) and Ray's overhead against the local pool of as many workers; and whether every run
+wrote the same score rows.
 """
 
 from __future__ import annotations
@@ -41,11 +43,13 @@ PAPER_SCENES = 306
 
 
 def run_bench(
-    out: Path, path: str, workers: int, args: argparse.Namespace
+    out: Path, path: str, workers: int | None, args: argparse.Namespace
 ) -> dict[str, float | int | str]:
-    """One `reacthuman bench` run, its wall time and the peak memory of its processes."""
+    """One `reacthuman bench` run (``workers`` None: on a Ray started for it), its wall time
+    and the peak memory of its processes."""
     command = [sys.executable, "-m", "reacthuman", "bench", "--out", str(out)]
-    command += ["--workers", str(workers), "--resolution", args.resolution]
+    command += ["--workers", str(workers)] if workers else ["--ray"]
+    command += ["--resolution", args.resolution]
     command += [arg for brain in BRAINS[: args.brains] for arg in ("--brain", brain)]
     if args.scenes:
         command += ["--scenes", args.scenes]
@@ -68,7 +72,7 @@ def run_bench(
     wall = time.perf_counter() - started
     log.close()
     if bench.returncode != 0:
-        raise SystemExit(f"{path} x{workers} failed ({bench.returncode}): see {log.name}")
+        raise SystemExit(f"{out.name} failed ({bench.returncode}): see {log.name}")
     return {"wall": wall, "peak_process_gb": peak_one / 2**30, "peak_total_gb": peak_all / 2**30}
 
 
@@ -99,6 +103,7 @@ def main() -> None:
     parser.add_argument("--brains", type=int, default=len(BRAINS), help="how many baselines")
     parser.add_argument("--paths", nargs="+", default=["direct", "graph"])
     parser.add_argument("--workers", nargs="+", type=int, default=[1, 2])
+    parser.add_argument("--ray", action="store_true", help="each path on Ray too")
     parser.add_argument("--resolution", default="640x360")
     parser.add_argument("--out", help="where the run folders go (default: a temporary folder)")
     parser.add_argument("--json", help="write the figures here as JSON")
@@ -107,24 +112,25 @@ def main() -> None:
     root.mkdir(parents=True, exist_ok=True)
     print(f"cores {os.cpu_count()}, {args.brains} brains, {args.resolution} -> {root}")
     figures: dict[str, dict] = {}
-    for path in args.paths:
-        for workers in args.workers:
-            name = f"{path}-x{workers}"
-            run = root / name
-            figure = run_bench(run, path, workers, args)
-            figure.update(phases(run))
-            figures[name] = figure
-            scenes, episodes, wall = figure["scenes"], figure["episodes"], figure["wall"]
-            parts = ", ".join(f"{p} {figure[p] / scenes:.2f}" for p in PHASES if figure[p])
-            print(
-                f"{name:<10} {wall:7.0f} s for {scenes} scenes x {args.brains} brains "
-                f"({episodes} decisions): {wall / scenes:.2f} s per scene, "
-                f"{wall / episodes:.2f} s per decision; 306 scenes: "
-                f"{wall / scenes * PAPER_SCENES / 60:.1f} min; peak RSS "
-                f"{figure['peak_process_gb']:.2f} GB (largest process), "
-                f"{figure['peak_total_gb']:.2f} GB (all)"
-            )
-            print(f"{'':<10} seconds per scene, summed over workers: {parts}")
+    runs: list[tuple[str, int | None]] = [(p, w) for p in args.paths for w in args.workers]
+    runs += [(p, None) for p in args.paths] if args.ray else []
+    for path, workers in runs:
+        name = f"{path}-x{workers}" if workers else f"{path}-ray"
+        run = root / name
+        figure = run_bench(run, path, workers, args)
+        figure.update(phases(run))
+        figures[name] = figure
+        scenes, episodes, wall = figure["scenes"], figure["episodes"], figure["wall"]
+        parts = ", ".join(f"{p} {figure[p] / scenes:.2f}" for p in PHASES if figure[p])
+        print(
+            f"{name:<10} {wall:7.0f} s for {scenes} scenes x {args.brains} brains "
+            f"({episodes} decisions): {wall / scenes:.2f} s per scene, "
+            f"{wall / episodes:.2f} s per decision; 306 scenes: "
+            f"{wall / scenes * PAPER_SCENES / 60:.1f} min; peak RSS "
+            f"{figure['peak_process_gb']:.2f} GB (largest process), "
+            f"{figure['peak_total_gb']:.2f} GB (all)"
+        )
+        print(f"{'':<10} seconds per scene, summed over workers: {parts}")
     for workers in args.workers:
         direct, graph = figures.get(f"direct-x{workers}"), figures.get(f"graph-x{workers}")
         if direct and graph:
@@ -134,6 +140,15 @@ def main() -> None:
         one, most = figures.get(f"{path}-x1"), figures.get(f"{path}-x{max(args.workers)}")
         if one and most and one is not most:
             print(f"{path}: x{max(args.workers)} workers {one['wall'] / most['wall']:.2f}x one")
+    cores = os.cpu_count() or 1
+    for path in args.paths:
+        local, ray = figures.get(f"{path}-x{cores}"), figures.get(f"{path}-ray")
+        if local and ray:
+            overhead = 100 * (ray["wall"] / local["wall"] - 1)
+            print(
+                f"{path}: Ray ({cores} tasks at once) vs {cores} local workers: {overhead:+.1f} %",
+                flush=True,
+            )
     rows = {name: score_rows(root / name) for name in figures}
     first = next(iter(rows.values()))
     print(f"every run the same score rows: {all(r == first for r in rows.values())}")

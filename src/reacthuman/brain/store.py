@@ -104,6 +104,28 @@ class ResponseStore:
                 raise
             self._db.execute("COMMIT")
 
+    def rows_of(self, scene_ids: list[str]) -> list[tuple[Any, ...]]:
+        """Every stored decision on these scenes, as table rows (``put_rows`` takes them): a
+        run's decisions carried to another store (a Ray task's scratch run and back)."""
+        marks = ", ".join("?" * len(scene_ids))
+        with self._lock, sqlite_store.errors(self.path, "cannot be read"):
+            return self._db.execute(
+                f"SELECT * FROM decisions WHERE scene_id IN ({marks}) ORDER BY key", scene_ids
+            ).fetchall()
+
+    def put_rows(self, rows: list[tuple[Any, ...]]) -> None:
+        """Store rows ``rows_of`` gave, in one transaction."""
+        with self._lock, sqlite_store.errors(self.path, "cannot record decisions"):
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows
+                )
+            except sqlite3.Error:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
     def count(self) -> int:
         with self._lock:
             return self._db.execute("SELECT COUNT(*) FROM decisions").fetchone()[0]

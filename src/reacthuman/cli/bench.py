@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from reacthuman.cli.common import CliError
+from reacthuman.cli.ray_pool import DEFAULT_GROUP_SIZE
 
 DEFAULT_BRAINS = ("oracle", "heuristic", "always-dodge")
 
@@ -76,6 +77,22 @@ def add_parser(commands: Any) -> None:
         help="run the scenes in this many processes at once, each its own node graph (or "
         "direct loop) on every N-th scene; results, bags and report as from one (default: "
         "the CPU cores, at most one per scene)",
+    )
+    bench.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run the scenes as Ray tasks on a cluster (its head's ADDRESS, e.g. 10.0.0.5:6379; "
+        "without one: RAY_ADDRESS, or a Ray started on this machine): every node needs this "
+        "ReactHuman; results, bags and report as from a local run",
+    )
+    bench.add_argument(
+        "--ray-group-size",
+        type=int,
+        default=DEFAULT_GROUP_SIZE,
+        help=f"at most this many scenes per Ray task (default {DEFAULT_GROUP_SIZE}; at least "
+        "one task per CPU of the cluster)",
     )
     bench.add_argument("--shard", help=argparse.SUPPRESS)  # "I/N": one worker's share
     bench.add_argument(
@@ -187,6 +204,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         raise CliError(f"--workers must be at least 1, got {args.workers}")
     workers = min(args.workers or os.cpu_count() or 1, len(chosen_scenes))
+    if args.ray is not None and args.workers is not None:
+        raise CliError("--ray and --workers: choose one (Ray runs a task per CPU of its cluster)")
+    if args.ray is not None and shard is not None:
+        raise CliError("--ray runs the whole set: drop --shard")
+    if args.ray_group_size < 1:
+        raise CliError(f"--ray-group-size must be at least 1, got {args.ray_group_size}")
     from reacthuman.spine.controller import make_controller
 
     try:
@@ -205,13 +228,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(
         f"ReactHuman bench: {len(chosen_scenes)} scene(s) from {scenes}, brain(s) "
         f"{', '.join(brains)}, {width}x{height}, {mode}"
-        + (f", {workers} worker processes" if workers > 1 else "")
+        + (", on Ray" if args.ray is not None else "")
+        + (f", {workers} worker processes" if workers > 1 and args.ray is None else "")
         + f" -> {run}",
         file=sys.stderr,
     )
     print(f"  the simulator's warnings: {library_log}", file=sys.stderr)
     started = time.perf_counter()
-    if workers > 1:
+    if args.ray is not None:
+        from reacthuman.cli.ray_pool import run_ray
+
+        status = run_ray(args, chosen_scenes, brains, _progress)
+    elif workers > 1:
         status = run_workers(args, workers)
     else:
         status = run_episodes(args, chosen_scenes, brains, settings)
@@ -341,7 +369,9 @@ def run_workers(args: argparse.Namespace, workers: int) -> int:
     DDS domain this process holds for it. 0 when every worker finished, 1 otherwise."""
     import subprocess
 
-    argv = _without_workers(args.argv)
+    from reacthuman.cli.ray_pool import without_options
+
+    argv = without_options(args.argv, {"--workers": "value"})
     env_for: list[dict[str, str]] = []
     for _ in range(workers):
         env = dict(os.environ)
@@ -374,20 +404,6 @@ def run_workers(args: argparse.Namespace, workers: int) -> int:
     if any(code == 130 for code in codes):
         raise KeyboardInterrupt
     return 1 if failed else 0
-
-
-def _without_workers(argv: list[str]) -> list[str]:
-    """The command line without --workers (and its value)."""
-    out: list[str] = []
-    skip = False
-    for arg in argv:
-        if skip:
-            skip = False
-        elif arg == "--workers":
-            skip = True
-        elif not arg.startswith("--workers="):
-            out.append(arg)
-    return out
 
 
 def write_results(run: Path, chosen_scenes: list, started: float) -> None:

@@ -69,6 +69,14 @@ def claim_domain(domain: int) -> bool:
     return True
 
 
+def release_domain(domain: int) -> None:
+    """Give back a domain this process holds (the process that lent it to a worker outlives
+    the worker: a Ray task of ``reacthuman bench --ray``)."""
+    handle = _claimed.pop(domain, None)
+    if handle is not None:
+        handle.close()  # closing the file drops its lock
+
+
 def holder(domain: int) -> str | None:
     """The pid that holds ``domain``, as its lock file records it (None: unknown)."""
     with contextlib.suppress(OSError):

@@ -287,6 +287,24 @@ def generate_set(
     return manifest, scenes
 
 
+def group_manifest(scenes: list[Scene]) -> SetManifest:
+    """The manifest of a set holding only ``scenes``, picked from a larger set (the group of
+    scenes a Ray task of ``reacthuman bench --ray`` runs): a set written with it reads back
+    as these scenes, in this order."""
+    families = sorted({s.spec.family for s in scenes}, key=list(Family).index)
+    per_family = Counter(s.spec.family for s in scenes)
+    adversarial = sum(1 for s in scenes if s.spec.adversarial)
+    return SetManifest(
+        generator_version=GENERATOR_VERSION,
+        catalogue_version=default_catalogue().version,
+        per_family=max(per_family.values(), default=1),
+        adversarial_rate=adversarial / len(scenes) if scenes else 0.0,
+        families=families,
+        scenes=[f"{s.spec.family.value}/{s.spec.scene_id}" for s in scenes],
+        skipped=[],
+    )
+
+
 # The embedded default of `reacthuman bench` (the main job, no files needed): one scene per
 # family, each kept by the validated set (`scenes generate --simulate` skips some groups: a
 # stack that collapses sooner than its design, a group whose measured arrival speeds do not
