@@ -19,6 +19,7 @@ Every node needs the same ReactHuman (checked: version and simulator version) an
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import math
@@ -38,7 +39,7 @@ from reacthuman.cli.common import CliError
 
 MAX_ATTEMPTS = 3  # a group whose task fails (its node lost) runs again, at most this often
 DEFAULT_GROUP_SIZE = 16  # scenes a task plays (each task starts a worker process: ~10 s)
-POLL = 0.5  # s between a task's looks at its scratch run
+POLL = 1.0  # s between a task's looks at its scratch run
 STRIPPED = {  # options of the driver's command line a task replaces: value taken or not
     "--ray": "optional",
     "--ray-group-size": "value",
@@ -129,14 +130,17 @@ class GroupWatcher:
         self.log_offset = 0
 
     def _scored(self) -> dict[str, set[str]]:
-        from reacthuman.direct import finished
-        from reacthuman.scoring.results import ResultsStore
+        """The scenes each brain has a row for (the worker's own rows: read, not validated)."""
+        import sqlite3
 
-        store = ResultsStore(self.run / "results.sqlite")
-        try:
-            return finished(store, self.brains)
-        finally:
-            store.close()
+        scored: dict[str, set[str]] = {brain: set() for brain in self.brains}
+        path = self.run / "results.sqlite"
+        if path.exists():
+            with contextlib.closing(sqlite3.connect(path, timeout=30)) as db:
+                for scene_id, brain in db.execute("SELECT scene_id, brain FROM scores"):
+                    if brain in scored:
+                        scored[brain].add(scene_id)
+        return scored
 
     def _begun(self, scene_id: str) -> bool:
         from reacthuman.run_folder import episode_folder
