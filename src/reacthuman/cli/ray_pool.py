@@ -385,14 +385,16 @@ def run_ray(
         done = finished(results, brains)
         return [s for s in group if any(s.spec.scene_id not in done[b] for b in brains)]
 
-    def submit(group: list[Any], attempt: int) -> None:
-        ids = [s.spec.scene_id for s in group]
-        seed = [r.model_dump_json() for r in results.rows() if r.scene_id in ids]
+    def submit(group: list[Any], attempt: int, held: list[Any] | None = None) -> None:
+        """``held``: the run folder's rows, when the caller has just read them."""
+        ids = set(s.spec.scene_id for s in group)
+        rows = held if held is not None else results.rows()
+        seed = [r.model_dump_json() for r in rows if r.scene_id in ids]
         handle = task.remote(
             argv,
             [s.model_dump_json() for s in group],
             seed,
-            responses.rows_of(ids),
+            responses.rows_of(sorted(ids)),
             brains,
             graph,
             bags,
@@ -409,8 +411,9 @@ def run_ray(
     )
     failed: list[str] = []
     try:
+        held = results.rows()  # read once for every first submission
         for group in groups:
-            submit(group, 1)
+            submit(group, 1, held)
         while inflight:
             ready, _ = ray.wait(list(inflight), num_returns=1)
             handle = ready[0]

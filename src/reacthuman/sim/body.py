@@ -40,14 +40,11 @@ def add_g1(scene: Any, gs: Any, pos: Vec3, yaw: float) -> Any:
     _parse_g1_once()
     return scene.add_entity(
         gs.morphs.MJCF(
-            file=_g1_text(),
+            file=g1_document(),
             pos=(pos[0], pos[1], pos[2] + PELVIS_HEIGHT),
             quat=quat_from_yaw(yaw),
         ),
     )
-
-
-_g1_text = functools.cache(g1_document)
 
 
 @functools.cache
@@ -63,7 +60,7 @@ def _parse_g1_once() -> None:
 
     @functools.wraps(parse)
     def parse_xml(morph: Any, surface: Any, rigid_options: Any = None) -> Any:
-        if getattr(morph, "file", None) != _g1_text():
+        if getattr(morph, "file", None) != g1_document():  # cached: one string
             return parse(morph, surface, rigid_options)
         key = (
             tuple(np.ravel(morph.scale).tolist()),
