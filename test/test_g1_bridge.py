@@ -212,11 +212,19 @@ def test_the_oracle_through_unitrees_interface_ends_as_on_the_simulation_backend
     assert "g1 guard: armed" in g1.stderr and "command refused" not in g1.stderr
 
 
+GUARD_TIMEOUTS_HERE = ["--command-timeout", "0.5", "--state-timeout", "0.5"]
+
+
 def test_the_bridged_g1_stands_in_real_time_under_a_500_hz_state_stream(tmp_path):
     """``--realtime``: the physics keeps the wall clock's pace (as far as the host allows) and
     LowState goes out at 500 Hz; the spine answers every 20 ms of the robot's clock. At the
     start the physics runs well below real time here, and 20 ms of the robot's clock took
-    more than the guard's 0.1 s: its watchdog counts from the first LowState due an answer."""
+    more than the guard's 0.1 s: its watchdog counts from the first LowState due an answer.
+    The guard's timeouts are 0.5 s here: on this two-core host, with the physics taking a
+    core and more, the spine or the bridge's reporting thread lost the CPU for just over
+    0.1 s (the spine's answer came 101 ms late in one of two runs of this file). This test
+    is about the stream and the standing; the watchdog's 0.1 s latency is measured in lock
+    step (``test_killing_the_spine_mid_walk_leaves_damping_within_the_guarantee``)."""
     env = graph_env()
     ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
     random.shuffle(ids)
@@ -233,7 +241,10 @@ def test_the_bridged_g1_stands_in_real_time_under_a_500_hz_state_stream(tmp_path
         )
         helpers = [
             subprocess.Popen(
-                [*cli, "g1-guard", *common, "--arm"], env=env, stdout=log, stderr=subprocess.STDOUT
+                [*cli, "g1-guard", *common, "--arm", *GUARD_TIMEOUTS_HERE],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
             ),
             subprocess.Popen(
                 node_command("spine_node", backend="g1", dds_domain=domain, use_sim_time="false"),
@@ -254,7 +265,8 @@ def test_the_bridged_g1_stands_in_real_time_under_a_500_hz_state_stream(tmp_path
                     proc.kill()
     data = json.loads(record.read_text())
     assert bridge.returncode == 0
-    assert not any(data["damping"]), "damping while the spine was answering"
+    reasons = [line for line in (tmp_path / "log").read_text().splitlines() if "damping:" in line]
+    assert not any(data["damping"]), f"damping while the spine was answering: {reasons}"
     upright = [b[2] for t, b in zip(data["ticks"], data["base"], strict=True) if t >= 2500]
     assert upright and min(upright) > 0.7
     received = data["received"]

@@ -166,7 +166,7 @@ class G1Bridge:
 
         self.ground = ProvingGround()
         self.g1 = self.ground.g1
-        self.ground.scene.step()  # the first step compiles: not while a robot waits on it
+        self._warm_up()
         self.ground.scene.reset(self.ground.start)
         self.g1.stand_up()
         self._held = self.g1.base()
@@ -181,6 +181,29 @@ class G1Bridge:
         self._torque: tuple[JointCommand, LowCmd_] | None = None
         self._write_lock = threading.Lock()
         self._limits = np.asarray([G1_EFFORT_LIMITS[n] for n in G1_MOTOR_ORDER])
+
+    def _warm_up(self) -> None:
+        """Run once, before the robot reports, what its first commanded steps run (gains and
+        PD targets, computed torques, the gantry's hold): their kernels compile on first use
+        and held the interpreter for 0.5 s on the first commanded step, long enough for the
+        500 Hz reporting thread to fall silent past the guard's state timeout (damping)."""
+        entity, dofs, scene = self.g1.entity, self.g1.dofs, self.ground.scene
+        scene.step()
+        state = self.g1.state(0, 0.0)
+        n = len(state.names)
+        hold = (0.0, 0.0, 0.0)
+        self.g1.apply(
+            JointCommand(0, 0.0, state.names, state.positions, hold, (50.0,) * n, (1.0,) * n)
+        )
+        pos, quat = self.g1.base()
+        scene.step()
+        entity.set_pos(np.asarray(pos), zero_velocity=False)
+        entity.set_quat(np.asarray(quat), zero_velocity=False)
+        entity.set_dofs_velocity(np.zeros(6), dofs_idx_local=list(range(6)))
+        q = as_numpy(entity.get_dofs_position(dofs)).astype(float)
+        as_numpy(entity.get_dofs_velocity(dofs))
+        entity.control_dofs_force(np.zeros_like(q), dofs)
+        scene.step()
 
     def state_message(self, tick_ms: int) -> LowState_:
         """The body's LowState_ now, sealed."""
