@@ -8,7 +8,9 @@ fresh run folder, the seven baselines standing in for models (no API latency). E
 played once and each brain's plan executed from its freeze. Prints, per run: wall time, time
 per scene and per decision, the phases summed from timings.jsonl (build, physics to the
 freeze, rendering, ground-truth roll-out, decisions, executions, scoring and, through the
-graph, the lock-step's waiting), peak RSS of the largest process and of all together, the
+graph, the lock-step's waiting), peak RSS of the largest process and of all together, peak
+RSS by role (bench, worker, Genesis worker, node) and RSS at each tenth of the run (flat or
+growing; sampled every 30 s into ``--json``), the
 extrapolation to 306 scenes, the graph's overhead against the direct path and the speed-up of
 N workers over one; with ``--ray``, also each path on a Ray started on this machine (a task
 per core) and Ray's overhead against the local pool of as many workers; and whether every run
@@ -40,6 +42,7 @@ BRAINS = (
 )
 PHASES = ("build", "to_freeze", "render", "truth", "decide", "execute", "score", "command_wait")
 PAPER_SCENES = 306
+TRACE_EVERY = 30.0  # s between memory samples kept in the figures
 
 
 def run_bench(
@@ -61,19 +64,90 @@ def run_bench(
     log = (out.parent / f"{out.name}.log").open("w")
     bench = psutil.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     peak_one = peak_all = 0
+    peaks: dict[int, dict[str, float | str]] = {}  # pid -> its role, peak RSS, first/last seen
+    trace: list[dict[str, float | int]] = []  # every TRACE_EVERY s: scored episodes, RSS
     while bench.poll() is None:
+        now = time.perf_counter() - started
         try:
             tree = [bench, *bench.children(recursive=True)]
-            sizes = [p.memory_info().rss for p in tree if p.is_running()]
+            sizes = {p.pid: (p.memory_info().rss, p) for p in tree if p.is_running()}
         except psutil.Error:
             continue
-        peak_one, peak_all = max(peak_one, *sizes), max(peak_all, sum(sizes))
+        for pid, (rss, process) in sizes.items():
+            seen = peaks.setdefault(pid, {"role": role(process), "peak_gb": 0.0, "from_s": now})
+            seen["peak_gb"] = max(float(seen["peak_gb"]), rss / 2**30)
+            seen["to_s"] = now
+        rss_all = [rss for rss, _ in sizes.values()]
+        peak_one, peak_all = max(peak_one, *rss_all), max(peak_all, sum(rss_all))
+        if not trace or now - float(trace[-1]["s"]) >= TRACE_EVERY:
+            trace.append(
+                {
+                    "s": round(now, 1),
+                    "episodes": scored(out),
+                    "largest_gb": max(rss_all) / 2**30,
+                    "total_gb": sum(rss_all) / 2**30,
+                }
+            )
         time.sleep(0.5)
     wall = time.perf_counter() - started
     log.close()
     if bench.returncode != 0:
         raise SystemExit(f"{out.name} failed ({bench.returncode}): see {log.name}")
-    return {"wall": wall, "peak_process_gb": peak_one / 2**30, "peak_total_gb": peak_all / 2**30}
+    return {
+        "wall": wall,
+        "peak_process_gb": peak_one / 2**30,
+        "peak_total_gb": peak_all / 2**30,
+        "processes": sorted(peaks.values(), key=lambda p: float(p["from_s"])),
+        "memory_trace": trace,
+    }
+
+
+def role(process: psutil.Process) -> str:
+    """What a process of the run is, from its command line (bench, a worker, a node...)."""
+    try:
+        words = process.cmdline()
+    except psutil.Error:
+        return "?"
+    text = " ".join(words)
+    for needle, name in (
+        ("--shard", "bench worker"),
+        ("episode_host", "Genesis worker"),
+        ("multiprocessing", "pool worker"),
+        ("ray::", "Ray task"),
+        ("_node", "node"),
+        (" bench ", "bench"),
+    ):
+        if needle in text:
+            return name
+    return words[0].rsplit("/", 1)[-1] if words else "?"
+
+
+def scored(run: Path) -> int:
+    """Score rows written so far (0 before results.sqlite exists or while it is locked)."""
+    try:
+        with sqlite3.connect(f"file:{run / 'results.sqlite'}?mode=ro", uri=True) as db:
+            return int(db.execute("SELECT count(*) FROM scores").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def memory_table(figure: dict) -> list[str]:
+    """RSS at every tenth of the run (to see whether it stays flat) and peak RSS by role."""
+    trace = figure["memory_trace"]
+    lines = []
+    for tenth in range(1, 11):
+        at = trace[min(len(trace) - 1, round(tenth / 10 * (len(trace) - 1)))] if trace else None
+        if at:
+            lines.append(
+                f"  {at['s']:7.0f} s  {at['episodes']:5d} scored  largest "
+                f"{at['largest_gb']:.2f} GB  all {at['total_gb']:.2f} GB"
+            )
+    by_role: dict[str, list[float]] = {}
+    for process in figure["processes"]:
+        by_role.setdefault(str(process["role"]), []).append(float(process["peak_gb"]))
+    for name, peaks in sorted(by_role.items()):
+        lines.append(f"  {name}: {len(peaks)} process(es), peak RSS max {max(peaks):.2f} GB")
+    return lines
 
 
 def phases(run: Path) -> dict[str, float]:
@@ -131,6 +205,7 @@ def main() -> None:
             f"{figure['peak_total_gb']:.2f} GB (all)"
         )
         print(f"{'':<10} seconds per scene, summed over workers: {parts}")
+        print("\n".join(memory_table(figure)), flush=True)
     for workers in args.workers:
         direct, graph = figures.get(f"direct-x{workers}"), figures.get(f"graph-x{workers}")
         if direct and graph:

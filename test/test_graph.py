@@ -97,7 +97,10 @@ def test_four_nodes_as_processes_score_like_the_direct_path(graph_run):
     root, sim, helpers, logs, direct = graph_run
     assert sim.returncode == 0, sim.stderr[-3000:] + sim.stdout[-3000:]
     codes = {node: p.returncode for node, p in zip(NODE_PROCESSES, helpers, strict=True)}
-    assert all(code == 0 for code in codes.values()), (codes, logs)
+    failed = {node: code for node, code in codes.items() if code != 0}
+    assert not failed, "\n".join(
+        f"{node} ({code}): {logs[node][-6000:]}" for node, code in failed.items()
+    )
     assert direct.returncode == 0, direct.stderr[-3000:]
     live, offline = (
         rows(root / "graph" / "results.sqlite"),

@@ -455,7 +455,7 @@ def test_a_stopped_recorder_keeps_the_bag_whose_score_arrives_after_the_signal(
     from reacthuman.scenes.generate import generate_scene
     from reacthuman.scenes.spec import Family
 
-    env = graph_env()
+    env = {**graph_env(), "PYTHONFAULTHANDLER": "1"}  # SIGABRT: every thread's traceback
     for key in ("ROS_DOMAIN_ID", "ROS_AUTOMATIC_DISCOVERY_RANGE"):  # this process's too
         monkeypatch.setenv(key, env[key])
     specs = [generate_scene(Family.object_drop, s) for s in (0, 1)]
@@ -483,7 +483,11 @@ def test_a_stopped_recorder_keeps_the_bag_whose_score_arrives_after_the_signal(
         recorder.send_signal(signal.SIGINT)
         time.sleep(0.5)  # the scorer's last score, after the launch's stop
         score_pub.publish(String(data='{"run_id": "r", "episode": 0, "row": null}'))
-        log = recorder.communicate(timeout=30)[0]
+        try:
+            log = recorder.communicate(timeout=30)[0]
+        except subprocess.TimeoutExpired:  # where it hangs: every thread's traceback
+            recorder.send_signal(signal.SIGABRT)
+            pytest.fail(f"the recorder hung after SIGINT: {recorder.communicate()[0][-6000:]}")
     finally:
         recorder.kill()
         rclpy.shutdown(context=context)

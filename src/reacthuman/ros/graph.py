@@ -214,8 +214,19 @@ def run_node_process(cls: type, args: list[str] | None = None) -> None:
     # own handler would shut the context down before it could take one more message.
     settles = hasattr(cls, "settle")
     rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO if settles else None)
+    stop = threading.Event()
     if settles:
-        signal.signal(signal.SIGTERM, signal.default_int_handler)
+        # The first signal only sets a flag that the loop below reads between spins: raised
+        # as KeyboardInterrupt, it landed wherever the interpreter was, in the middle of a
+        # callback too, and twice in one `.ci/run` the recorder then hung at exit. A second
+        # signal stops at once.
+        def on_signal(_signum: int, _frame: Any) -> None:
+            if stop.is_set():
+                raise KeyboardInterrupt
+            stop.set()
+
+        signal.signal(signal.SIGINT, on_signal)
+        signal.signal(signal.SIGTERM, on_signal)
     node = cls()
     executor = make_executor()
     executor.add_node(node)
@@ -227,16 +238,18 @@ def run_node_process(cls: type, args: list[str] | None = None) -> None:
             result = node.run()
             status = 1 if result.state == "failed" else 0
         elif settles:
-            while True:  # short waits, so the signal is seen within one of them
+            while not stop.is_set():  # short waits, so the signal is seen within one of them
                 executor.spin_once(timeout_sec=0.2)
+            with contextlib.suppress(KeyboardInterrupt):  # a second signal: stop at once
+                node.settle(executor)
         else:
             executor.spin()
     except (KeyboardInterrupt, ExternalShutdownException):
-        if settles:
+        if settles and not stop.is_set():
             with contextlib.suppress(KeyboardInterrupt):  # a second signal: stop at once
                 node.settle(executor)
     finally:
-        executor.shutdown()
+        executor.shutdown(timeout_sec=5.0)
         if spinner.is_alive():
             spinner.join(timeout=5)  # a thread still in rcl at exit aborts the process
         node.destroy_node()
