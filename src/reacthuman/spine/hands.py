@@ -259,13 +259,17 @@ class HandTracker:
         each tick from the last one, the arms wander along the others (a shoulder twisting
         through 1.4 rad while the hand holds still) and, as the body moves, off the target.
         Each tick solves from a fixed arms-forward posture (``IK_SEED``) and from the last
-        solution, and keeps the first unless the second lands clearly closer."""
+        solution, and keeps the first unless the second lands clearly closer: when the first
+        lands within ``IK_PREFERENCE`` none can, and the second solve (a third of the
+        tracker's time) is skipped."""
         origin = robot.HAND_ORIGIN
         goals = [np.asarray(origin) + np.asarray(hand) for hand in (left, right)]
         if posture is None:
             posture = self.pose(state) if state is not None else self.standing.copy()
         best: tuple[float, np.ndarray] | None = None
         for start in (self.seed, self.solution):
+            if best is not None and best[0] <= IK_PREFERENCE:
+                break  # no miss (>= 0) is below best[0] - IK_PREFERENCE (<= 0)
             init = posture.copy()
             init[self.arm_qs] = start[self.arm_qs]
             solution, error = self.entity.inverse_kinematics_multilink(
