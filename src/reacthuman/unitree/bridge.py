@@ -195,11 +195,9 @@ class G1Bridge:
         self.g1.apply(
             JointCommand(0, 0.0, state.names, state.positions, hold, (50.0,) * n, (1.0,) * n)
         )
-        pos, quat = self.g1.base()
+        self._held = self.g1.base()
         scene.step()
-        entity.set_pos(np.asarray(pos), zero_velocity=False)
-        entity.set_quat(np.asarray(quat), zero_velocity=False)
-        entity.set_dofs_velocity(np.zeros(6), dofs_idx_local=list(range(6)))
+        self._hold_on_gantry()
         q = as_numpy(entity.get_dofs_position(dofs)).astype(float)
         as_numpy(entity.get_dofs_velocity(dofs))
         entity.control_dofs_force(np.zeros_like(q), dofs)
@@ -235,12 +233,16 @@ class G1Bridge:
             entity.control_dofs_force(np.clip(force, -self._limits, self._limits), dofs)
         self.ground.scene.step()
         self._steps += 1
-        if self._steps <= self._gantry_steps:  # on the gantry: the pelvis held still
-            pos, quat = self._held
-            entity = self.g1.entity
-            entity.set_pos(np.asarray(pos), zero_velocity=False)
-            entity.set_quat(np.asarray(quat), zero_velocity=False)
-            entity.set_dofs_velocity(np.zeros(6), dofs_idx_local=list(range(6)))
+        if self._steps <= self._gantry_steps:
+            self._hold_on_gantry()
+
+    def _hold_on_gantry(self) -> None:
+        """On the gantry: the pelvis held still where it started (``_held``)."""
+        pos, quat = self._held
+        entity = self.g1.entity
+        entity.set_pos(np.asarray(pos), zero_velocity=False)
+        entity.set_quat(np.asarray(quat), zero_velocity=False)
+        entity.set_dofs_velocity(np.zeros(6), dofs_idx_local=list(range(6)))
 
     def run(self, seconds: float, stop: threading.Event | None = None) -> BridgeRecord:
         """Simulate ``seconds`` of the robot's time (or until ``stop``)."""
