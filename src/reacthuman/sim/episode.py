@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from reacthuman.genesis_runtime import as_numpy, genesis
+from reacthuman.genesis_runtime import LinkPoses, as_numpy, genesis
 from reacthuman.scenes.geometry import (
     Quat,
     Vec3,
@@ -124,11 +124,15 @@ class Episode:
         """The observed span: the scene's own window unless the settings override it."""
         return self.settings.window_of(self.spec)
 
+    @functools.cached_property
+    def _hazard_poses(self) -> LinkPoses:
+        return LinkPoses(self.scene.sim.rigid_solver, [self.hazard.entity.link_start])
+
     def _hazard_link(self) -> tuple[Vec3, Quat]:
-        entity = self.hazard.entity
-        pos = tuple(_np(entity.get_links_pos()[0]).tolist())
-        quat = tuple(_np(entity.get_links_quat()[0]).tolist())
-        return pos, quat
+        """The hazard's (first) link, as its entity's getters give it: read every physics
+        step of the play and the ground-truth roll-out."""
+        pos, quat = self._hazard_poses.read()
+        return tuple(pos[0].tolist()), tuple(quat[0].tolist())
 
     def hazard_point(self) -> tuple[float, float, float]:
         pos, quat = self._hazard_link()
@@ -145,8 +149,15 @@ class Episode:
         )
 
     def hazard_on_floor(self) -> bool:
-        contacts = self.hazard.entity.get_contacts(with_entity=self.floor)
-        return len(contacts["geom_a"]) > 0
+        """Whether the hazard touches the floor this step (as ``get_contacts(with_entity=)``
+        finds it, from the step's contacts read once)."""
+        data = self.scene.sim.rigid_solver.collider.get_contacts(as_tensor=True, to_torch=True)
+        geom_a, geom_b = _np(data["geom_a"]), _np(data["geom_b"])
+        return bool(
+            (
+                touching(geom_a, geom_b, self.hazard.entity) & touching(geom_a, geom_b, self.floor)
+            ).any()
+        )
 
     def hazard_landed(self) -> bool:
         """Whether the hazard has come down to the floor: its first floor contact, or, for one
@@ -252,7 +263,9 @@ class Episode:
                 self.scene.reset(self.freeze_state)
                 if self.g1 is not None:
                     self.g1.step_aside()  # ground truth: where the object goes untouched
-            previous = self.hazard_pose()
+            # Rendering and reading leave the state as it was: the pose read this step stands,
+            # unless the freeze was restored (which recomputes the poses) at this step.
+            previous = pose if t0_step <= step != freeze_step else self.hazard_pose()
             if step < end_step:
                 started = time.perf_counter()
                 self.scene.step()
@@ -287,6 +300,12 @@ class Episode:
             lo, hi = _np(placed.entity.get_AABB()).tolist()
             out.append(obstacle(name, lo, hi))
         return out
+
+
+def touching(geom_a: np.ndarray, geom_b: np.ndarray, entity: Any) -> np.ndarray:
+    """Which of a step's contacts (their geoms A and B) involve one of ``entity``'s geoms."""
+    lo, hi = entity.geom_start, entity.geom_end
+    return ((geom_a >= lo) & (geom_a < hi)) | ((geom_b >= lo) & (geom_b < hi))
 
 
 LANDED_SHARE = 0.25  # of its starting height: a standing object has fallen over

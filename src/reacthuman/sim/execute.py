@@ -15,11 +15,12 @@ from typing import Any
 
 import numpy as np
 
+from reacthuman.genesis_runtime import LinkPoses
 from reacthuman.genesis_runtime import as_numpy as _np
 from reacthuman.scenes.geometry import Vec3, add, quat_rotate, vec3
 from reacthuman.scenes.spec import SceneObject
 from reacthuman.sim.body import GRASP_MAX_MASS, hand_point
-from reacthuman.sim.episode import Episode
+from reacthuman.sim.episode import Episode, touching
 from reacthuman.sim.settings import DT
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, JointState, tick_time, ticks_in
 from reacthuman.spine.outcome import ExecutionOutcome, OutcomeJudge
@@ -95,28 +96,25 @@ def touch(
 
 
 class StepReadings:
-    """What the judge reads after every physics step of an execution, in three queries of
-    the solver instead of a dozen (each a kernel launch and tensor copies, which cost more
-    than the physics step itself): the poses of the object's link, the G1's base and hands,
-    and the step's contacts. Values are the ones the entities' own getters return."""
+    """What the judge reads after every physics step of an execution, in two reads of the
+    solver instead of a dozen getters (each a kernel launch and tensor copies, which cost
+    more than the physics step itself): the poses of the object's link, the G1's base and
+    hands (``genesis_runtime.LinkPoses``), and the step's contacts. Values are the ones the
+    entities' own getters return."""
 
     def __init__(self, episode: Episode) -> None:
         self.episode = episode
         self.solver = episode.scene.sim.rigid_solver
-        hazard = episode.hazard.entity
-        self.hazard_geoms = (hazard.geom_start, hazard.geom_end)
-        self.floor_geoms = (episode.floor.geom_start, episode.floor.geom_end)
-        self.links = [hazard.link_start]
+        links = [episode.hazard.entity.link_start]
         g1 = episode.g1
         if g1 is not None:
-            self.robot_geoms = (g1.entity.geom_start, g1.entity.geom_end)
-            self.links += [g1.entity.base_link_idx] + [link.idx for link in g1.hand_links.values()]
+            links += [g1.entity.base_link_idx] + [link.idx for link in g1.hand_links.values()]
+        self.links = LinkPoses(self.solver, links)
 
     def poses(self) -> tuple[Vec3, Vec3 | None, dict[str, Vec3]]:
         """The hazard point, the G1's base position and each hand's centre (None, {} for the
         stand-in)."""
-        pos = _np(self.solver.get_links_pos(self.links, relative=True))
-        quat = _np(self.solver.get_links_quat(self.links, relative=True))
+        pos, quat = self.links.read()
         link_pos, link_quat = tuple(pos[0].tolist()), tuple(quat[0].tolist())
         point = add(link_pos, quat_rotate(link_quat, self.episode.hazard.hazard_offset))
         g1 = self.episode.g1
@@ -133,16 +131,12 @@ class StepReadings:
         (links A and B, the force on A) when there is one."""
         data = self.solver.collider.get_contacts(as_tensor=True, to_torch=True)
         geom_a, geom_b = _np(data["geom_a"]), _np(data["geom_b"])
-
-        def touching(geoms: tuple[int, int]) -> np.ndarray:
-            lo, hi = geoms
-            return ((geom_a >= lo) & (geom_a < hi)) | ((geom_b >= lo) & (geom_b < hi))
-
-        mine = touching(self.hazard_geoms)
-        on_floor = bool((mine & touching(self.floor_geoms)).any())
-        if self.episode.g1 is None:
+        episode = self.episode
+        mine = touching(geom_a, geom_b, episode.hazard.entity)
+        on_floor = bool((mine & touching(geom_a, geom_b, episode.floor)).any())
+        if episode.g1 is None:
             return on_floor, None
-        robot = mine & touching(self.robot_geoms)
+        robot = mine & touching(geom_a, geom_b, episode.g1.entity)
         force_a = -_np(data["force"])[robot]
         return on_floor, (_np(data["link_a"])[robot], _np(data["link_b"])[robot], force_a)
 

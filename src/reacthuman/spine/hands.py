@@ -153,17 +153,21 @@ def crouch_offsets(knee_bend: float) -> dict[str, float]:
 
 @functools.cache
 def _kinematic_scene() -> tuple[Any, Any]:
+    """A G1 of Genesis's ``Kinematic`` material: forward and inverse kinematics only, no
+    collider or constraint solver. Its link poses and solves are bit for bit those of a
+    rigid G1 (the tracker's copy was one until 2026-12-05), but posing it costs half as much
+    and it builds in 2-3 s instead of 15 (BENCHMARKS.md, "Part 5")."""
     from reacthuman.genesis_runtime import genesis
 
     gs = genesis()
     scene = gs.Scene(show_viewer=False)
-    entity = scene.add_entity(gs.morphs.MJCF(file=g1_document()))
+    entity = scene.add_entity(gs.morphs.MJCF(file=g1_document()), material=gs.materials.Kinematic())
     scene.build()
     return scene, entity
 
 
 def kinematic_copy() -> Any:
-    """The kinematic G1 of this process, built once: a Genesis scene costs 200-300 MB that its
+    """The kinematic G1 of this process, built once: a Genesis scene keeps memory that its
     ``destroy`` does not give back, and every tracker poses the copy before reading it, so
     one serves every tracker of the process (the spine node of each run of a long bench)."""
     return _kinematic_scene()[1]
