@@ -49,7 +49,7 @@ class LinkPoses:
     judge, reading every physics step, spent a tenth of the step's own time there. Where the
     getters would return the solver's memory as it is (a scene of one environment, zero-copy
     tensors, no link whose pose is offset from its origin), this reads that memory directly:
-    the same values, bit for bit (``test/test_execution_sim.py``); elsewhere it calls them."""
+    the same values, bit for bit (``test/test_g1.py``); elsewhere it calls them."""
 
     def __init__(self, solver: Any, links: list[int]) -> None:
         self.solver = solver
