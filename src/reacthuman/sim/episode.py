@@ -148,16 +148,17 @@ class Episode:
             quat_mul(quat, placed.frame),
         )
 
-    def hazard_on_floor(self) -> bool:
-        """Whether the hazard touches the floor this step (as ``get_contacts(with_entity=)``
-        finds it, from the step's contacts read once)."""
+    def hazard_contacts(self) -> tuple[dict[str, Any], np.ndarray, bool]:
+        """This step's contacts (the collider's, read once), which of them involve the hazard,
+        and whether one of those is with the floor (as ``get_contacts(with_entity=)`` finds
+        it)."""
         data = self.scene.sim.rigid_solver.collider.get_contacts(as_tensor=True, to_torch=True)
         geom_a, geom_b = _np(data["geom_a"]), _np(data["geom_b"])
-        return bool(
-            (
-                touching(geom_a, geom_b, self.hazard.entity) & touching(geom_a, geom_b, self.floor)
-            ).any()
-        )
+        mine = touching(geom_a, geom_b, self.hazard.entity)
+        return data, mine, bool((mine & touching(geom_a, geom_b, self.floor)).any())
+
+    def hazard_on_floor(self) -> bool:
+        return self.hazard_contacts()[2]
 
     def hazard_landed(self) -> bool:
         """Whether the hazard has come down to the floor: its first floor contact, or, for one
@@ -265,7 +266,7 @@ class Episode:
                     self.g1.step_aside()  # ground truth: where the object goes untouched
             # Rendering and reading leave the state as it was: the pose read this step stands,
             # unless the freeze was restored (which recomputes the poses) at this step.
-            previous = pose if t0_step <= step != freeze_step else self.hazard_pose()
+            previous = pose if step >= t0_step and step != freeze_step else self.hazard_pose()
             if step < end_step:
                 started = time.perf_counter()
                 self.scene.step()

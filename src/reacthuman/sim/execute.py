@@ -129,14 +129,11 @@ class StepReadings:
     def contacts(self) -> tuple[bool, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
         """Whether the object touches the floor this step, and its contacts with the G1
         (links A and B, the force on A) when there is one."""
-        data = self.solver.collider.get_contacts(as_tensor=True, to_torch=True)
-        geom_a, geom_b = _np(data["geom_a"]), _np(data["geom_b"])
-        episode = self.episode
-        mine = touching(geom_a, geom_b, episode.hazard.entity)
-        on_floor = bool((mine & touching(geom_a, geom_b, episode.floor)).any())
-        if episode.g1 is None:
+        data, mine, on_floor = self.episode.hazard_contacts()
+        g1 = self.episode.g1
+        if g1 is None:
             return on_floor, None
-        robot = mine & touching(geom_a, geom_b, episode.g1.entity)
+        robot = mine & touching(_np(data["geom_a"]), _np(data["geom_b"]), g1.entity)
         force_a = -_np(data["force"])[robot]
         return on_floor, (_np(data["link_a"])[robot], _np(data["link_b"])[robot], force_a)
 
