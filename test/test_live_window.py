@@ -301,7 +301,9 @@ def test_a_live_window_reaches_the_brain_and_the_robot_waited_time_is_recorded(s
         ok, text = decide()
         assert ok, text
         assert decide() == (False, "episode 0 is still waiting for its plan")
-        wait_for(lambda: (run / DECISIONS_FILE).exists())
+        # The recorder writes the decision and this test's subscriber gets the plan in two
+        # separate callbacks of the executor: wait for both.
+        wait_for(lambda: (run / DECISIONS_FILE).exists() and len(plans) == 1)
         (record,) = [
             LiveDecision.model_validate_json(line)
             for line in (run / DECISIONS_FILE).read_text().splitlines()
