@@ -70,14 +70,15 @@ def run_bench(
         now = time.perf_counter() - started
         try:
             tree = [bench, *bench.children(recursive=True)]
-            sizes = {p.pid: (p.memory_info().rss, p) for p in tree if p.is_running()}
+            sizes = {p.pid: (p.memory_info().rss, p.cpu_times(), p) for p in tree if p.is_running()}
         except psutil.Error:
             continue
-        for pid, (rss, process) in sizes.items():
+        for pid, (rss, cpu, process) in sizes.items():
             seen = peaks.setdefault(pid, {"role": role(process), "peak_gb": 0.0, "from_s": now})
             seen["peak_gb"] = max(float(seen["peak_gb"]), rss / 2**30)
+            seen["cpu_s"] = cpu.user + cpu.system  # as last seen: a poll's worth may be missed
             seen["to_s"] = now
-        rss_all = [rss for rss, _ in sizes.values()]
+        rss_all = [rss for rss, _, _ in sizes.values()]
         peak_one, peak_all = max(peak_one, *rss_all), max(peak_all, sum(rss_all))
         if not trace or now - float(trace[-1]["s"]) >= TRACE_EVERY:
             trace.append(
@@ -145,8 +146,15 @@ def memory_table(figure: dict) -> list[str]:
     by_role: dict[str, list[float]] = {}
     for process in figure["processes"]:
         by_role.setdefault(str(process["role"]), []).append(float(process["peak_gb"]))
+    cpu: dict[str, float] = {}
+    for process in figure["processes"]:
+        role_name = str(process["role"])
+        cpu[role_name] = cpu.get(role_name, 0.0) + float(process.get("cpu_s", 0.0))
     for name, peaks in sorted(by_role.items()):
-        lines.append(f"  {name}: {len(peaks)} process(es), peak RSS max {max(peaks):.2f} GB")
+        lines.append(
+            f"  {name}: {len(peaks)} process(es), peak RSS max {max(peaks):.2f} GB, "
+            f"CPU {cpu[name]:.0f} s"
+        )
     return lines
 
 

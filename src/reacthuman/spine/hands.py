@@ -50,6 +50,7 @@ from reacthuman.spine.g1 import (
     HAND_LINK,
     HAND_POINT,
     g1_document,
+    parse_g1_once,
 )
 from reacthuman.spine.standin import hand_offsets
 
@@ -160,6 +161,7 @@ def _kinematic_scene() -> tuple[Any, Any]:
     from reacthuman.genesis_runtime import genesis
 
     gs = genesis()
+    parse_g1_once()  # the process's scenes reuse this parse of the G1
     scene = gs.Scene(show_viewer=False)
     entity = scene.add_entity(gs.morphs.MJCF(file=g1_document()), material=gs.materials.Kinematic())
     scene.build()
