@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_scale.py [--scenes SET] [--limit N] [--brains 7]
         [--paths direct graph] [--workers 1 2] [--ray] [--resolution 640x360] [--out DIR]
+        [--no-bags]
 
 Runs `reacthuman bench` once per path (direct, node graph) and worker count, each into a
 fresh run folder, the seven baselines standing in for models (no API latency). Every scene is
@@ -9,7 +10,8 @@ played once and each brain's plan executed from its freeze. Prints, per run: wal
 per scene and per decision, the phases summed from timings.jsonl (build, physics to the
 freeze, rendering, ground-truth roll-out, decisions, executions, scoring and, through the
 graph, the lock-step's waiting), peak RSS of the largest process and of all together, peak
-RSS by role (bench, worker, Genesis worker, node) and RSS at each tenth of the run (flat or
+RSS and CPU seconds by role (bench, worker, Genesis worker, node; a process's CPU as last
+sampled, so up to half a second of each may be missed) and RSS at each tenth of the run (flat or
 growing; sampled every 30 s into ``--json``), the
 extrapolation to 306 scenes, the graph's overhead against the direct path and the speed-up of
 N workers over one; with ``--ray``, also each path on a Ray started on this machine (a task
@@ -60,6 +62,8 @@ def run_bench(
         command += ["--limit", str(args.limit)]
     if path == "direct":
         command.append("--direct")
+    elif args.no_bags:
+        command.append("--no-bags")
     started = time.perf_counter()
     log = (out.parent / f"{out.name}.log").open("w")
     bench = psutil.Popen(command, stdout=log, stderr=subprocess.STDOUT)
@@ -189,10 +193,16 @@ def main() -> None:
     parser.add_argument("--resolution", default="640x360")
     parser.add_argument("--out", help="where the run folders go (default: a temporary folder)")
     parser.add_argument("--json", help="write the figures here as JSON")
+    parser.add_argument(
+        "--no-bags",
+        action="store_true",
+        help="the graph records no bags (the direct path never does)",
+    )
     args = parser.parse_args()
     root = Path(args.out or tempfile.mkdtemp(prefix="bench-scale-"))
     root.mkdir(parents=True, exist_ok=True)
-    print(f"cores {os.cpu_count()}, {args.brains} brains, {args.resolution} -> {root}")
+    bags = "no bags" if args.no_bags else "the graph records bags"
+    print(f"cores {os.cpu_count()}, {args.brains} brains, {args.resolution}, {bags} -> {root}")
     figures: dict[str, dict] = {}
     runs: list[tuple[str, int | None]] = [(p, w) for p in args.paths for w in args.workers]
     runs += [(p, None) for p in args.paths] if args.ray else []
