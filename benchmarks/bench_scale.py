@@ -148,12 +148,11 @@ def memory_table(figure: dict) -> list[str]:
                 f"{at['largest_gb']:.2f} GB  all {at['total_gb']:.2f} GB"
             )
     by_role: dict[str, list[float]] = {}
-    for process in figure["processes"]:
-        by_role.setdefault(str(process["role"]), []).append(float(process["peak_gb"]))
     cpu: dict[str, float] = {}
     for process in figure["processes"]:
-        role_name = str(process["role"])
-        cpu[role_name] = cpu.get(role_name, 0.0) + float(process.get("cpu_s", 0.0))
+        name = str(process["role"])
+        by_role.setdefault(name, []).append(float(process["peak_gb"]))
+        cpu[name] = cpu.get(name, 0.0) + float(process.get("cpu_s", 0.0))
     for name, peaks in sorted(by_role.items()):
         lines.append(
             f"  {name}: {len(peaks)} process(es), peak RSS max {max(peaks):.2f} GB, "

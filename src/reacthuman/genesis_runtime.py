@@ -45,7 +45,8 @@ def _known_frozen_frames() -> None:
     file (``<frozen importlib._bootstrap>``) exists nowhere, so ``inspect.getmodule`` scans
     every loaded module again each time (2,619 scans of ~2,000-3,500 modules while Genesis
     imports). Named in inspect's cache, the answer is the same (no source: not inside a
-    class) and the import takes 4.4 s instead of 7.1 (``benchmarks/bench_startup.py``)."""
+    class) and importing and initialising Genesis takes 6.5 s instead of 9.2
+    (``benchmarks/bench_startup.py``)."""
     import importlib._bootstrap
     import importlib._bootstrap_external
     import inspect
