@@ -479,3 +479,42 @@ def test_the_guard_node_refuses_to_arm_alone_and_its_estop_latches_damping(chann
         client_node.destroy_node()
     finally:
         rclpy.shutdown(context=context)
+
+
+def test_the_simulators_link_ends_an_execution_the_guard_answers_with_damping():
+    """A benchmark execution answered by damping measures the guard, not the plan: the link
+    takes the spine's command and refuses damping by name."""
+    from reacthuman.spine.command import JointState
+    from reacthuman.spine.g1 import G1_JOINTS
+    from reacthuman.unitree.link import GuardDamped, SimulatorLink
+    from reacthuman.unitree.messages import LOWCMD_TOPIC, LOWSTATE_TOPIC
+
+    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
+    random.shuffle(ids)
+    channel = Channel(choose_domain(ids), "lo")  # its own: closed with its listeners below
+    writer = channel.writer(LOWCMD_TOPIC, LowCmd_)
+    answers = {1020: command(1020), 1040: damping_command(BRIDGE_MODE_MACHINE, 1040)}
+
+    def answer(msg: LowState_) -> None:
+        if msg.tick in answers:
+            writer.write(answers[msg.tick])
+
+    channel.reader(LOWSTATE_TOPIC, LowState_, answer)
+    link = SimulatorLink(channel, log=lambda _text: None)
+    state = JointState(
+        51, 1.02, G1_JOINTS, tuple(DEFAULT_POSE[n] for n in G1_JOINTS), (0.0,) * len(G1_JOINTS)
+    )
+    try:
+        deadline = time.monotonic() + 10  # discovery: the first LowStates may find no reader
+        taken = None
+        while taken is None and time.monotonic() < deadline:
+            try:
+                taken = link.command(state, 1020, timeout=0.2)
+            except Exception as error:  # SpineSilent while the two ends discover each other
+                assert "no LowCmd answered" in str(error)
+        assert taken is not None and taken.names and max(taken.kp) > 0
+        with pytest.raises(GuardDamped, match="tick 1040 with damping"):
+            link.command(state, 1040, timeout=5.0)
+    finally:
+        link.close()
+        channel.close()

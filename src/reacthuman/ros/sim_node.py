@@ -49,7 +49,7 @@ from reacthuman.spine.controller import controller_name
 from reacthuman.spine.outcome import ExecutionOutcome
 from reacthuman.spine.standin import STANDIN_NAME
 from reacthuman.unitree.channel import Channel
-from reacthuman.unitree.link import SimulatorLink, SpineSilent
+from reacthuman.unitree.link import GuardDamped, SimulatorLink, SpineSilent
 from reacthuman.unitree.messages import lowstate_tick
 
 STANDIN_URDF = """<?xml version="1.0"?>
@@ -554,7 +554,7 @@ class SimNode(ReactNode):
                 msg = self.await_mail(("command", ns), wait)
                 if msg is not None and not gains:
                     gains.append(self.await_mail(("gains", phase.start_ns), wait))
-            except SpineSilent as exc:
+            except (SpineSilent, GuardDamped) as exc:
                 raise NodeMissing(f"{ep.spec.scene_id} tick {state.tick}: {exc}") from None
             finally:
                 timing["command_wait"] = (

@@ -7,7 +7,9 @@ the guard run exactly as they would against a robot while the scene, its ground 
 its outcome stay the simulator's. A LowState tick is the simulator's clock in milliseconds.
 Between executions the last LowState is repeated every ``HEARTBEAT`` s, as a robot keeps
 reporting, so the guard's watchdog sees a live robot while a scene is built or a brain
-thinks; a repeat answers nothing new, so the spine stays quiet.
+thinks; a repeat answers nothing new, so the spine stays quiet. A tick answered by the
+guard's damping ends the execution with ``GuardDamped``: the simulated robot would obey it,
+but what followed would measure the guard, not the plan.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from reacthuman.spine.g1 import DEFAULT_POSE, G1_JOINTS
 from reacthuman.unitree import crc
 from reacthuman.unitree.bridge import BRIDGE_MODE_MACHINE, CommandInbox, joint_command_of
 from reacthuman.unitree.channel import Channel
+from reacthuman.unitree.guard import is_damping
 from reacthuman.unitree.messages import (
     LOWCMD_TOPIC,
     LOWSTATE_TOPIC,
@@ -34,6 +37,10 @@ HEARTBEAT = 0.01  # s
 
 class SpineSilent(RuntimeError):
     """No command answered a control tick in time."""
+
+
+class GuardDamped(RuntimeError):
+    """The guard answered a control tick with damping (its watchdog or an e-stop)."""
 
 
 class SimulatorLink:
@@ -78,6 +85,11 @@ class SimulatorLink:
             raise SpineSilent(
                 f"no LowCmd answered LowState tick {tick_ms} within {timeout:g} s (is the "
                 "spine running with backend:=g1, and the guard armed?)"
+            )
+        if is_damping(answer):
+            raise GuardDamped(
+                f"the guard answered LowState tick {tick_ms} with damping (its watchdog tripped "
+                "or it was e-stopped: its log says why)"
             )
         command, _extra = joint_command_of(answer)
         return JointCommand(
