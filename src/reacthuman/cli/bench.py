@@ -442,29 +442,27 @@ def _progress(row) -> None:
     print(f"  {row.summary()}", file=sys.stderr, flush=True)
 
 
-LOCK_STEP_STATE_TIMEOUT = 10.0  # s: as long as the simulator waits for a tick's command
-
-
 def unitree_overrides() -> dict[str, object]:
     """Node parameters for a graph whose executions go over Unitree's interface on loopback:
     a DDS domain of its own (held like ROS_DOMAIN_ID), the spine on the G1 backend started by
     the simulator's execute messages without a soft start (the simulated G1 is standing at
     every freeze), the guard armed as soon as both ends are there.
 
-    The guard's robot-silence watchdog is given the lock-step's patience
-    (``LOCK_STEP_STATE_TIMEOUT``): its 100 ms default is wall clock for a robot that keeps
-    moving, but here the robot's LowStates come from the simulator's heartbeat, which a busy
-    host can stall (CI measured 464 ms on two loaded cores) while the simulated G1 stands
-    frozen; the trip latched damping into every later execution. The spine's own deadline
-    (``command_timeout``) keeps its default: it is also the window in which the guard takes
-    the spine for present when it arms. A tick answered by damping ends the run with the
-    guard's reason (``unitree.link.GuardDamped``), never a score.
+    The guard's two watchdogs get the lock-step's patience (``LOCK_STEP_TIMEOUT``, the time
+    the simulator itself waits for a tick's command): their 100 ms defaults are wall clock
+    for a robot that keeps moving, but this robot stands frozen until each tick is answered,
+    and a busy host stalls its heartbeat or the spine for longer (CI, two loaded cores: the
+    heartbeat stalled 464 ms, and the trip latched damping into later executions). A tick
+    answered by damping ends the run with the guard's reason (``unitree.link.GuardDamped``),
+    never a score.
     """
     from reacthuman.ros.graph import free_domain
+    from reacthuman.unitree.link import LOCK_STEP_TIMEOUT
 
     domain = free_domain()
     return {
-        "state_timeout": LOCK_STEP_STATE_TIMEOUT,
+        "state_timeout": LOCK_STEP_TIMEOUT,
+        "command_timeout": LOCK_STEP_TIMEOUT,  # the simulator's own, the guard's the same
         "spine_link": "unitree",
         "backend": "g1",
         "start_on": "execute",

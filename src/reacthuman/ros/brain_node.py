@@ -65,6 +65,9 @@ class BrainNode(ReactNode):
         self.asked: set[tuple[str, str, str]] = set()  # (run, scene, brain) being decided
         self.strangers: set[str] = set()  # brains asked for that this node does not host
         self.plan_pub = self.create_publisher(String, c.PLAN, c.EVENTS)
+        # Plans are published from the deciding threads: never while the node is destroyed.
+        self._publishing = threading.Lock()
+        self._closed = False
         for view in c.CameraName:
             self.create_subscription(
                 Image, c.image_topic(view), lambda m, v=view: self._on_image(v, m), c.IMAGES
@@ -161,11 +164,10 @@ class BrainNode(ReactNode):
             decision = decided
         if decision.r1_reason:
             self.get_logger().warning(f"{observation.scene_id}: R1: {decision.r1_reason}")
-        self.plan_pub.publish(
-            convert.to_string(
-                c.PlanMessage(run_id=freeze.run_id, episode=freeze.episode, decision=decision)
-            )
-        )
+        plan = c.PlanMessage(run_id=freeze.run_id, episode=freeze.episode, decision=decision)
+        with self._publishing:
+            if not self._closed:
+                self.plan_pub.publish(convert.to_string(plan))
 
     def _decide_all(
         self,
@@ -188,6 +190,8 @@ class BrainNode(ReactNode):
             self.decided.put((run_id, observation.scene_id, name), decision)
 
     def destroy_node(self) -> None:
+        with self._publishing:
+            self._closed = True
         self.runner.close()
         super().destroy_node()
 

@@ -209,13 +209,17 @@ def run_node_process(cls: type, args: list[str] | None = None) -> None:
     from rclpy.executors import ExternalShutdownException
     from rclpy.signals import SignalHandlerOptions
 
-    # A node that finishes work after the signal (the recorder's last bag, whose score may
-    # still be in flight when a launch stops the graph) handles SIGINT/SIGTERM itself: rclpy's
-    # own handler would shut the context down before it could take one more message.
+    # Every node but the simulator (which runs its episodes and exits on its own) handles
+    # SIGINT/SIGTERM itself, as a flag read between spins. rclpy's own handler shuts the
+    # context down from its signal thread: a node that finishes work after the signal (the
+    # recorder's last bag, whose score may still be in flight) could not take one more
+    # message, and the brain node once aborted in destroy_node while that thread was still
+    # shutting the context down (CI, test_graph).
+    flagged = not hasattr(cls, "run")
     settles = hasattr(cls, "settle")
-    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO if settles else None)
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO if flagged else None)
     stop = threading.Event()
-    if settles:
+    if flagged:
         # The first signal only sets a flag that the loop below reads between spins: raised
         # as KeyboardInterrupt, it landed wherever the interpreter was, in the middle of a
         # callback too, and twice in one `.ci/run` the recorder then hung at exit. A second
@@ -237,13 +241,12 @@ def run_node_process(cls: type, args: list[str] | None = None) -> None:
             node.executor = executor  # spun by run() itself while it waits
             result = node.run()
             status = 1 if result.state == "failed" else 0
-        elif settles:
+        else:
             while not stop.is_set():  # short waits, so the signal is seen within one of them
                 executor.spin_once(timeout_sec=0.2)
-            with contextlib.suppress(KeyboardInterrupt):  # a second signal: stop at once
-                node.settle(executor)
-        else:
-            executor.spin()
+            if settles:
+                with contextlib.suppress(KeyboardInterrupt):  # a second signal: at once
+                    node.settle(executor)
     except (KeyboardInterrupt, ExternalShutdownException):
         if settles and not stop.is_set():
             with contextlib.suppress(KeyboardInterrupt):  # a second signal: stop at once

@@ -59,10 +59,9 @@ class GuardNode(ReactNode):
         self.arm_when_ready = bool(self.param("arm"))
         self.channel = Channel(int(self.param("dds_domain")), str(self.param("network_interface")))
         self.writer = self.channel.writer(LOWCMD_TOPIC, LowCmd_)
-        self._spine_seen = 0.0
         self.readers = [
             self.channel.reader(LOWSTATE_TOPIC, LowState_, self.guard.on_state),
-            self.channel.reader(SPINE_LOWCMD_TOPIC, LowCmd_, self._on_spine),
+            self.channel.reader(SPINE_LOWCMD_TOPIC, LowCmd_, self.guard.on_command),
         ]
         self.mode_pub = self.create_publisher(String, c.GUARD_MODE, c.LATCHED)
         self._published_mode: g.Mode | None = None
@@ -80,12 +79,8 @@ class GuardNode(ReactNode):
             )
         )
 
-    def _on_spine(self, msg: LowCmd_) -> None:
-        self._spine_seen = time.monotonic()
-        self.guard.on_command(msg)
-
     def _arm(self, _request: Any, response: Any) -> Any:
-        if time.monotonic() - self._spine_seen > self.guard.command_timeout:
+        if not self.guard.spine_answering():
             response.success, response.message = False, "arming refused: the spine is silent"
             return response
         text = self.guard.arm()
@@ -103,8 +98,8 @@ class GuardNode(ReactNode):
             if (
                 self.arm_when_ready
                 and self.guard.mode is g.Mode.DISARMED
-                and time.monotonic() - self._spine_seen <= self.guard.command_timeout
                 and self.guard.reporting()
+                and self.guard.spine_answering()
             ) and self.guard.arm().startswith("armed"):
                 self.arm_when_ready = False
             out = self.guard.poll()

@@ -49,7 +49,12 @@ from reacthuman.spine.controller import controller_name
 from reacthuman.spine.outcome import ExecutionOutcome
 from reacthuman.spine.standin import STANDIN_NAME
 from reacthuman.unitree.channel import Channel
-from reacthuman.unitree.link import GuardDamped, SimulatorLink, SpineSilent
+from reacthuman.unitree.link import (
+    LOCK_STEP_TIMEOUT,
+    GuardDamped,
+    SimulatorLink,
+    SpineSilent,
+)
 from reacthuman.unitree.messages import lowstate_tick
 
 STANDIN_URDF = """<?xml version="1.0"?>
@@ -103,7 +108,7 @@ class SimNode(ReactNode):
         "spine_link": "ros",
         "network_interface": "lo",  # unitree: DDS interface and domain
         "dds_domain": 0,
-        "command_timeout": 10.0,  # s the spine node may take for one tick's command
+        "command_timeout": LOCK_STEP_TIMEOUT,  # s the spine node may take for a tick's command
         "first_command_timeout": 120.0,  # s for an execution's first tick (a spine warming up)
         "score_timeout": 30.0,  # s the scorer node may take for a score
         "discovery_timeout": 15.0,  # s to wait for the other nodes at the start

@@ -8,7 +8,11 @@ its own process so that a spine that crashes, hangs or is killed cannot leave th
 holding its last command. The rules, in the order a robot owner meets them:
 
 * **Disarmed until told.** A guard sends nothing before ``arm`` (a service, or ``--arm`` at
-  start), and ``arm`` is refused until the robot has reported a valid LowState.
+  start), and ``arm`` is refused until the robot has reported a valid LowState. Arming on
+  ``--arm`` waits for the spine as well: until its latest command answers one of the
+  robot's states of the last ``SPINE_PRESENT_MS`` (the robot's clock, so a lock-stepped
+  robot, which waits for each answer, and a host that stalls the guard both arm on the
+  state the spine is answering, never on an older one).
 * **Refusals.** A command is refused (not forwarded, with a message naming the joint and
   the value) for a bad CRC, another ``mode_machine`` than the robot's, a motor left off, a
   non-finite value, a target outside the joint's range, ``kp`` or ``kd`` above their caps,
@@ -23,8 +27,8 @@ holding its last command. The rules, in the order a robot owner meets them:
   the motor saturates at its peak anyway, in simulation as on the robot).
 * **Watchdog.** Once armed, damping is sent and latched when the spine has not answered a
   LowState due an answer (20 ms of the robot's clock after the last one answered) within
-  ``command_timeout`` (wall clock), when no LowState has come for
-  ``state_timeout``, or on ``estop``. Only ``arm`` leaves damping.
+  ``command_timeout`` (wall clock; counted from arming for the state armed on), when no
+  LowState has come for ``state_timeout``, or on ``estop``. Only ``arm`` leaves damping.
 
 Guaranteed latency: damping is on ``rt/lowcmd`` within ``command_timeout`` plus two loop
 periods of the first LowState the spine leaves unanswered (0.1 s + 4 ms at the defaults; the
@@ -83,6 +87,9 @@ LOOP_PERIOD = 0.002  # s: the loop's rate is the robot's, 500 Hz
 # ms of the robot's clock after the tick last answered that a LowState is due an answer: the
 # spine answers every control period (unitree.robot_spine), a millisecond of drift allowed.
 DUE_MS = round(1000 * CONTROL_PERIOD) - 1
+# ms of the robot's clock: the spine is there when its latest command answers a state this
+# recent (five control periods; the wall-clock window it replaces was ``COMMAND_TIMEOUT``).
+SPINE_PRESENT_MS = round(1000 * COMMAND_TIMEOUT)
 
 
 class Mode(enum.Enum):
@@ -220,6 +227,7 @@ class Guard:
     _answered: int = -1  # the LowState tick the last command forwarded answered
     _pending: LowCmd_ | None = None
     _seen: LowCmd_ | None = None  # the spine's latest while disarmed
+    _spine_tick: int | None = None  # the LowState tick the spine's latest command answered
     _limited_joints: set[str] = field(default_factory=set)
     _start_q: list[float] = field(default_factory=list)
     _last_q: list[float] | None = None
@@ -255,6 +263,7 @@ class Guard:
         with self._lock:
             state, mode = self._state, self.mode
             previous, last_tick = self._last_q, self._last_tick
+            self._spine_tick = answered_tick(msg)
         if mode is not Mode.ARMED:
             with self._lock:
                 self._seen = msg  # arming takes it if it answers the robot's latest state
@@ -291,6 +300,18 @@ class Guard:
         with self._lock:
             return self._state is not None and self.clock() - self._state_at <= self.state_timeout
 
+    def spine_answering(self) -> bool:
+        """Whether the spine is there: its latest command answers one of the robot's states
+        of the last ``SPINE_PRESENT_MS``, up to the latest this guard has (an answer to a
+        state not here yet waits for that state)."""
+        with self._lock:
+            state, answered = self._state, self._spine_tick
+        return (
+            state is not None
+            and answered is not None
+            and 0 <= state.tick - answered < SPINE_PRESENT_MS
+        )
+
     def arm(self) -> str:
         """Arm (or re-arm after damping); returns what happened, refused without a state."""
         with self._lock:
@@ -304,7 +325,9 @@ class Guard:
                 self._start_q = [m.q for m in state.motor_state[: len(G1_MOTOR_ORDER)]]
                 self._last_q = list(self._start_q)
                 self._last_tick = state.tick
-                self._pending, self._waiting_since = None, self._state_at
+                # The spine's deadline counts from now: the state may be older than that
+                # (a host that stalled the guard), and its answer may come with the next.
+                self._pending, self._waiting_since = None, self.clock()
                 self._answered = -1
                 seen, self._seen = self._seen, None
                 text = f"armed at robot tick {state.tick}"

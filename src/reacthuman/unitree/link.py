@@ -33,6 +33,10 @@ from reacthuman.unitree.messages import (
 )
 
 HEARTBEAT = 0.01  # s
+# s a lock-stepped robot waits for a tick's command: the simulator's default, and the guard's
+# patience in front of it (the simulated G1 stands frozen while it waits, so a host that
+# stalls a process for a moment is not a spine that stopped).
+LOCK_STEP_TIMEOUT = 10.0
 
 
 class SpineSilent(RuntimeError):
