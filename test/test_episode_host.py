@@ -238,3 +238,73 @@ def test_every_execution_from_a_restored_freeze_is_the_one_after_a_fresh_play():
     assert dodged[0].result != "caught"
     assert caught_again == caught
     assert dodged == dodged_fresh
+
+
+def test_plans_executed_side_by_side_are_each_the_one_executed_alone():
+    """Every brain's plan in an environment of its own, stepped together: each outcome and
+    each body at the horizon is the plan's alone, in any order and beside any number of
+    others (object_drop: the oracle's hand closes on the object in its environment only)."""
+    from reacthuman.brain.baselines import always_dodge, no_action
+
+    spec = bench_scenes(limit=1)[0]
+    host = SceneHost("g1")
+
+    def at_horizon(envs: int) -> list[tuple[float, ...]]:
+        assert host.played is not None and host.played.episode.g1 is not None
+        return [s.positions for s in host.played.episode.g1.states(0, 0.0)[:envs]]
+
+    try:
+        staged = host.play(spec, SETTINGS, envs=3)
+        assert host.played is not None and host.played.episode.envs == 3
+        decisions = [
+            oracle_decision(staged),
+            Decision(scene_id=spec.scene_id, brain="dodge", plan=always_dodge(staged.observation)),
+            Decision(scene_id=spec.scene_id, brain="still", plan=no_action(staged.observation)),
+        ]
+        together = host.execute_all(decisions)
+        bodies = at_horizon(3)
+        backwards = host.execute_all(decisions[::-1])[::-1]
+        bodies_backwards = at_horizon(3)[::-1]
+        host.play(spec, SETTINGS)  # two environments: the fewest a scene has
+        alone = []
+        for decision in decisions:
+            alone.append((host.execute(decision), at_horizon(1)[0]))
+    finally:
+        host.close()
+    assert [outcome.result for outcome in together][0] == "caught"
+    assert together[1].result != "caught"
+    assert together == backwards == [outcome for outcome, _body in alone]
+    assert bodies == bodies_backwards == [body for _outcome, body in alone]
+
+
+def test_a_worker_executes_plans_side_by_side_with_one_exchange_a_tick():
+    """The spine node's side of executions side by side: each tick's states of all plans in
+    one call, their commands back in one, each plan with a controller of its own; the
+    outcomes are the host's own."""
+    spec = bench_scenes(limit=1)[0]
+    local = SceneHost(STANDIN)
+    try:
+        staged = local.play(spec, SETTINGS, envs=2)
+        r1 = Decision(scene_id=spec.scene_id, brain="r1", r1_reason="no plan: it stands")
+        decisions = [oracle_decision(staged), r1]
+        expected = local.execute_all(decisions)
+    finally:
+        local.close()
+    worker = EpisodeWorker(STANDIN, episodes_per_process=1)
+    spines = [make_controller(STANDIN) for _ in decisions]
+    for spine, decision in zip(spines, decisions, strict=True):
+        spine.start(decision.plan, spec.observer.pos, spec.observer.yaw)
+    exchanges: list[int] = []
+
+    def commands_for(ticks: list[Tick]) -> list[JointCommand]:
+        exchanges.append(len(ticks))
+        return [s.command(t.state) for s, t in zip(spines, ticks, strict=True)]
+
+    try:
+        worker.play(spec, SETTINGS, envs=2)
+        outcomes = worker.execute_all(decisions, commands_for)
+        worker.finish()
+    finally:
+        worker.close()
+    assert outcomes == expected
+    assert exchanges == [2] * outcomes[0].ticks  # one exchange a tick for both

@@ -336,11 +336,11 @@ def test_link_poses_read_from_the_solver_are_the_getters_values_step_by_step(gro
         body.apply(g1.command(body.state(tick, tick_time(tick))))
         for _ in range(steps_of_tick(tick)):
             ground.scene.step()
-            pos, quat = poses.read()
-            assert np.array_equal(pos, as_numpy(solver.get_links_pos(links, relative=True)))
-            assert np.array_equal(quat, as_numpy(solver.get_links_quat(links, relative=True)))
+            pos, quat = poses.read()  # (envs, links, 3): the proving ground is unbatched
+            assert np.array_equal(pos[0], as_numpy(solver.get_links_pos(links, relative=True)))
+            assert np.array_equal(quat[0], as_numpy(solver.get_links_quat(links, relative=True)))
     assert np.array_equal(first, kept)  # a read is the caller's: later steps leave it be
-    assert math.dist(pos[0], kept[0]) > 0.05  # it walked: the poses read moved with it
+    assert math.dist(pos[0, 0], kept[0, 0]) > 0.05  # it walked: the poses read moved with it
 
 
 @pytest.mark.genesis

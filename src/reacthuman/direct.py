@@ -2,8 +2,9 @@
 
 Every scene is played once to its freeze (in an ``episode_host`` worker process renewed every
 ``episodes_per_process`` scenes, so memory stays flat), every brain that has not yet scored it
-decides on the same observation at once, and each plan is executed from that freeze: the scene
-is restored to it between executions, bit-identically. What the node graph runs is compared
+decides on the same observation at once, and the plans are executed from that freeze side by
+side, one environment of the batched scene each (``sim.execute.execute_all``): each outcome
+is the one the plan has executed alone. What the node graph runs is compared
 with this (same scenes and plans give identical score rows).
 """
 
@@ -27,6 +28,7 @@ from reacthuman.runner import DEFAULT_BRAIN_TIMEOUT, BrainRunner
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.results import ResultsStore, ScoreRow
 from reacthuman.scoring.run import score_row
+from reacthuman.sim.episode import MAX_ENVS
 from reacthuman.sim.settings import RenderSettings
 
 
@@ -78,7 +80,7 @@ def run_direct(
             if not todo:
                 continue
             started = time.perf_counter()
-            staged = host.play(spec, settings, legend)
+            staged = host.play(spec, settings, legend, envs=len(todo))
             timing: dict[str, Any] = {"play": time.perf_counter() - started, **staged.seconds}
             try:
                 started = time.perf_counter()
@@ -90,21 +92,36 @@ def run_direct(
                 )
                 timing["decide"] = time.perf_counter() - started  # the scene's brains at once
                 for folder, decision in zip(folders, decisions, strict=True):
-                    started = time.perf_counter()
                     write_decision(folder, decision)
-                    video = folder / "execution.mp4" if videos else None
-                    outcome = host.execute(decision, video=video)
-                    executed = time.perf_counter()
-                    (folder / "outcome.json").write_text(outcome.model_dump_json(indent=2) + "\n")
-                    row = score_row(decision, staged.truth, spec, outcome)
-                    results.put(row)
-                    timing.update(execute=executed - started, ticks=outcome.ticks)
-                    timing["score"] = time.perf_counter() - executed
-                    log_timing(run, spec.scene_id, decision.brain, timing)
-                    timing = {}
-                    rows.append(row)
-                    if on_row is not None:
-                        on_row(row)
+                # The plans side by side, a batch of environments at a time; with videos
+                # one after another (a scene renders its environment 0 only).
+                batch = 1 if videos else MAX_ENVS
+                for first in range(0, len(decisions), batch):
+                    started = time.perf_counter()
+                    chosen = decisions[first : first + batch]
+                    if videos:
+                        video = folders[first] / "execution.mp4"
+                        outcomes = [host.execute(chosen[0], video=video)]
+                    else:
+                        outcomes = host.execute_all(chosen)
+                    # A batch's execution counts in its first episode, as the play does.
+                    timing["execute"] = time.perf_counter() - started
+                    for offset, (decision, outcome) in enumerate(
+                        zip(chosen, outcomes, strict=True)
+                    ):
+                        scoring = time.perf_counter()
+                        folder = folders[first + offset]
+                        (folder / "outcome.json").write_text(
+                            outcome.model_dump_json(indent=2) + "\n"
+                        )
+                        row = score_row(decision, staged.truth, spec, outcome)
+                        results.put(row)
+                        timing.update(ticks=outcome.ticks, score=time.perf_counter() - scoring)
+                        log_timing(run, spec.scene_id, decision.brain, timing)
+                        timing = {}
+                        rows.append(row)
+                        if on_row is not None:
+                            on_row(row)
             finally:
                 host.finish()
     finally:

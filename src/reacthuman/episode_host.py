@@ -30,11 +30,11 @@ from typing import Any
 from reacthuman.brain.client import Decision
 from reacthuman.observation import Observation
 from reacthuman.run_folder import Frames
-from reacthuman.runner import Played, execute_decision, play
+from reacthuman.runner import Played, execute_decision, execute_decisions, play
 from reacthuman.scenes.geometry import Vec3
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scenes.truth import GroundTruth
-from reacthuman.sim.episode import Simulator
+from reacthuman.sim.episode import MIN_ENVS, Simulator
 from reacthuman.sim.execute import execution_duration, initial_state
 from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.command import JointCommand, JointState
@@ -80,12 +80,13 @@ class Staged:
 
 
 CommandFor = Callable[[Tick], JointCommand]
+CommandsFor = Callable[[list[Tick]], list[JointCommand]]  # a tick of plans side by side
 
 
-def body_pose(body: Any) -> BodyPose:
-    """``body``: a sim.body.G1Body."""
-    pos, quat = body.base()
-    return BodyPose(pos, quat, body.hand_points())
+def body_pose(body: Any, env: int = 0) -> BodyPose:
+    """``body``: a sim.body.G1Body; ``env``: its environment."""
+    pos, quat = body.base(env)
+    return BodyPose(pos, quat, body.hand_points(env))
 
 
 class SceneHost:
@@ -97,6 +98,7 @@ class SceneHost:
         self.physical = self.name != STANDIN_NAME  # the G1, a body in the scene
         self.simulator = Simulator()
         self.played: Played | None = None
+        self._more: list[Controller] = []  # controllers past the first, for plans side by side
 
     @functools.cached_property
     def controller(self) -> Controller:
@@ -105,16 +107,25 @@ class SceneHost:
         policy runs where the commands come from: the spine node, not here)."""
         return make_controller(self.name, self.policy_path)
 
+    def controllers(self, n: int) -> list[Controller]:
+        """``n`` controllers of this host's kind, one per plan executed side by side (the
+        hand tracker's kinematic copy is the process's, shared)."""
+        while len(self._more) < n - 1:
+            self._more.append(make_controller(self.name, self.policy_path))
+        return [self.controller, *self._more[: n - 1]]
+
     def play(
         self,
         spec: SceneSpec,
         settings: RenderSettings,
         legend: bool = False,
         command_for: CommandFor | None = None,
+        envs: int = MIN_ENVS,
     ) -> Staged:
         """Build ``spec``'s scene and play it to the freeze (the previous one is freed).
         ``command_for``: where the standing G1's commands come from (None: this host's
-        controller); the kinematic stand-in does not stand under a controller."""
+        controller); the kinematic stand-in does not stand under a controller. ``envs``:
+        how many plans ``execute_all`` will execute side by side."""
 
         self.finish()
         relay = None
@@ -125,7 +136,7 @@ class SceneHost:
                 return asked(Tick(state))
 
         stand = None if relay is not None else self.controller
-        played = self.played = play(self.simulator, spec, settings, stand, legend, relay)
+        played = self.played = play(self.simulator, spec, settings, stand, legend, relay, envs)
         g1 = played.episode.g1
         if g1 is None:  # the stand-in, where the scene puts the robot
             stand_in = self.controller
@@ -172,6 +183,33 @@ class SceneHost:
         controller = self.name if relay is not None and self.physical else self.controller
         return execute_decision(self.played, decision, controller, relay, video=video)
 
+    def execute_all(
+        self,
+        decisions: list[Decision],
+        commands_for: CommandsFor | None = None,
+        pose_every: int = 0,
+    ) -> list[ExecutionOutcome]:
+        """Execute the decisions side by side on the scene played last (at most the ``envs``
+        it was played with), each as ``execute`` would alone. ``commands_for``: every tick's
+        commands for all of them at once (None: this host's controllers)."""
+        if self.played is None:
+            raise RuntimeError("execute before play")
+        body = self.played.episode.g1
+        relay = None
+        if commands_for is not None:
+            asked = commands_for
+
+            def relay(states: list[JointState]) -> list[JointCommand]:
+                pose = None
+                if body is not None and pose_every and states[0].tick % pose_every == 0:
+                    poses = [body_pose(body, env) for env in range(len(states))]
+                    return asked([Tick(s, p) for s, p in zip(states, poses, strict=True)])
+                return asked([Tick(state, pose) for state in states])
+
+        if relay is not None and self.physical:
+            return execute_decisions(self.played, decisions, self.name, relay)
+        return execute_decisions(self.played, decisions, self.controllers(len(decisions)), relay)
+
     def finish(self) -> None:
         """Free the scene played last (if any)."""
         if self.played is not None:
@@ -204,6 +242,13 @@ def _serve(connection: Any, controller: str, policy_path: str | None) -> None:
             raise _Abort
         return payload
 
+    def relayed_all(ticks: list[Tick]) -> list[JointCommand]:
+        connection.send(("ticks", ticks))
+        kind, payload = connection.recv()
+        if kind != "commands":
+            raise _Abort
+        return payload
+
     while True:
         try:
             kind, args = connection.recv()
@@ -218,9 +263,13 @@ def _serve(connection: Any, controller: str, policy_path: str | None) -> None:
             if host is None:  # here, so that a controller that cannot load is an answer
                 host = SceneHost(controller, policy_path)
             if kind == "play":
-                spec, settings, legend, relay = args
-                staged = host.play(spec, settings, legend, relayed if relay else None)
+                spec, settings, legend, relay, envs = args
+                staged = host.play(spec, settings, legend, relayed if relay else None, envs)
                 connection.send(("staged", staged))
+            elif kind == "execute_all":
+                decisions, relay, pose_every = args
+                outcomes = host.execute_all(decisions, relayed_all if relay else None, pose_every)
+                connection.send(("outcomes", outcomes))
             elif kind == "execute":
                 decision, relay, video, pose_every = args
                 outcome = host.execute(decision, relayed if relay else None, video, pose_every)
@@ -335,13 +384,14 @@ class EpisodeWorker:
         settings: RenderSettings,
         legend: bool = False,
         command_for: CommandFor | None = None,
+        envs: int = MIN_ENVS,
     ) -> Staged:
         if self.process is not None and self.episodes >= self.episodes_per_process:
             self.close()
         if self.process is None:
             self._start()
         self.scene_id = spec.scene_id
-        self._send(("play", (spec, settings, legend, command_for is not None)))
+        self._send(("play", (spec, settings, legend, command_for is not None, envs)))
         return self._answer_ticks(command_for, "staged")
 
     def execute(
@@ -354,13 +404,28 @@ class EpisodeWorker:
         self._send(("execute", (decision, command_for is not None, video, pose_every)))
         return self._answer_ticks(command_for, "outcome")
 
-    def _answer_ticks(self, command_for: CommandFor | None, result: str) -> Any:
+    def execute_all(
+        self,
+        decisions: list[Decision],
+        commands_for: CommandsFor | None = None,
+        pose_every: int = 0,
+    ) -> list[ExecutionOutcome]:
+        self._send(("execute_all", (decisions, commands_for is not None, pose_every)))
+        return self._answer_ticks(commands_for, "outcomes", "ticks", "commands")
+
+    def _answer_ticks(
+        self,
+        command_for: Callable[[Any], Any] | None,
+        result: str,
+        asks: str = "tick",
+        answer: str = "command",
+    ) -> Any:
         """Answer the worker's control ticks with ``command_for`` until it sends ``result``."""
         while True:
             kind, payload = self._receive()
             if kind == result:
                 return payload
-            if kind != "tick" or command_for is None:
+            if kind != asks or command_for is None:
                 raise WorkerError(f"the episode worker sent {kind!r} before its {result!r}")
             try:
                 command = command_for(payload)
@@ -368,7 +433,7 @@ class EpisodeWorker:
                 self._send(("abort", None))
                 self._receive()  # "aborted": the worker is ready for the next request
                 raise
-            self._send(("command", command))
+            self._send((answer, command))
 
     def finish(self) -> None:
         if self.process is not None:

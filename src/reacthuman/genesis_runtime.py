@@ -61,14 +61,15 @@ def as_numpy(x: Any) -> np.ndarray:
 
 
 class LinkPoses:
-    """World positions and orientations of chosen links, read after every physics step.
+    """World positions and orientations of chosen links in every environment, read after
+    every physics step.
 
     The solver's getters (``get_links_pos`` / ``get_links_quat``) launch no kernel on the CPU
     backend but wrap each read in index checks, masks and tensor copies: an execution's
     judge, reading every physics step, spent a tenth of the step's own time there. Where the
-    getters would return the solver's memory as it is (a scene of one environment, zero-copy
-    tensors, no link whose pose is offset from its origin), this reads that memory directly:
-    the same values, bit for bit (``test/test_g1.py``); elsewhere it calls them."""
+    getters would return the solver's memory as it is (zero-copy tensors, no link whose pose
+    is offset from its origin), this reads that memory directly: the same values, bit for bit
+    (``test/test_g1.py``); elsewhere it calls them."""
 
     def __init__(self, solver: Any, links: list[int]) -> None:
         self.solver = solver
@@ -78,7 +79,6 @@ class LinkPoses:
         gs = genesis()
         if (
             gs.use_zerocopy
-            and solver.n_envs == 0
             and bool(np.all(solver._links_offset_pos_is_identity))
             and bool(np.all(solver._links_offset_quat_is_identity))
         ):
@@ -86,17 +86,24 @@ class LinkPoses:
 
             pos = qd_to_torch(solver.dyn_state.links.pos, transpose=True, copy=False)
             quat = qd_to_torch(solver.dyn_state.links.quat, transpose=True, copy=False)
-            self._memory = (pos[0].numpy(), quat[0].numpy())
+            self._memory = (pos.numpy(), quat.numpy())
 
     def read(self) -> tuple[np.ndarray, np.ndarray]:
-        """Positions (n, 3) and quaternions (n, 4, w first), in the order of ``links``."""
+        """Positions (envs, n, 3) and quaternions (envs, n, 4, w first), links in the order
+        of ``links``; a scene of no environments reads as one."""
         if self._memory is None:
-            return (
-                as_numpy(self.solver.get_links_pos(self.links, relative=True)),
-                as_numpy(self.solver.get_links_quat(self.links, relative=True)),
-            )
+            pos = as_numpy(self.solver.get_links_pos(self.links, relative=True))
+            quat = as_numpy(self.solver.get_links_quat(self.links, relative=True))
+            if pos.ndim == 2:
+                return pos[None], quat[None]
+            return pos, quat
         pos, quat = self._memory
-        return pos[self._index], quat[self._index]
+        return pos[:, self._index], quat[:, self._index]
+
+
+def env_count(solver: Any) -> int:
+    """How many environments a scene's solver steps (an unbatched scene is one)."""
+    return max(1, int(solver.n_envs))
 
 
 class _Plain(logging.Formatter):

@@ -28,8 +28,8 @@ from reacthuman.scenes.geometry import Vec3
 from reacthuman.scenes.sets import Scene, default_scenes, read_set
 from reacthuman.scenes.spec import CameraName, SceneSpec
 from reacthuman.scenes.truth import GroundTruth
-from reacthuman.sim.episode import standing
-from reacthuman.sim.execute import execute, initial_state
+from reacthuman.sim.episode import MIN_ENVS, standing
+from reacthuman.sim.execute import CommandsFor, Run, execute, execute_all, initial_state
 from reacthuman.sim.observe import observation_for
 from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.command import JointCommand, JointState
@@ -122,14 +122,16 @@ def play(
     stand: Controller | None = None,
     legend: bool = False,
     command_for: Callable[[JointState], JointCommand] | None = None,
+    envs: int = MIN_ENVS,
 ) -> Played:
     """Build the scene and play it to the freeze. ``stand``: the G1's controller, which keeps
     the G1 standing (zero command) from the start; None for the kinematic stand-in.
     ``command_for``: where the standing G1's commands come from instead (the spine node,
     through the graph: ``stand`` is then not needed). ``legend``: the legend ablation (the
-    observation also describes the objects)."""
+    observation also describes the objects). ``envs``: how many plans will be executed side
+    by side from the freeze (``sim.episode.Simulator.build``)."""
     started = time.perf_counter()
-    episode = simulator.build(spec, settings, command_for or standing(stand, spec))
+    episode = simulator.build(spec, settings, command_for or standing(stand, spec), envs)
     built = time.perf_counter()
     try:
         truth = episode.run()
@@ -268,6 +270,55 @@ def execute_decision(
     finally:
         if recorder is not None:
             recorder.close()
+
+
+def execute_decisions(
+    played: Played,
+    decisions: list[Decision],
+    controllers: list[Controller] | str,
+    commands_for: CommandsFor | None = None,
+) -> list[ExecutionOutcome]:
+    """Execute the decisions' plans side by side from the freeze, one environment each
+    (``sim.execute.execute_all``; at most the scene's ``envs``), each exactly as
+    ``execute_decision`` would alone. ``controllers``: one per decision, or only their name
+    when ``commands_for`` drives the G1s (the spine node: it answers every tick's states in
+    one exchange)."""
+    spec = played.spec
+    episode = played.episode
+    if isinstance(controllers, str):
+        if commands_for is None or episode.g1 is None:
+            raise ValueError(f"{controllers}: only G1s driven by commands_for need no controller")
+        names = [controllers] * len(decisions)
+        initials = [initial_state(episode, controllers)] * len(decisions)
+        source = commands_for
+    else:
+        if len(controllers) != len(decisions):
+            raise ValueError(f"{len(controllers)} controllers for {len(decisions)} decisions")
+        bodies = list(controllers)
+        for controller, decision in zip(bodies, decisions, strict=True):
+            controller.start(decision.plan, spec.observer.pos, spec.observer.yaw)
+        names = [controller.name for controller in bodies]
+        initials = [initial_state(episode, controller) for controller in bodies]
+
+        def own(states: list[JointState]) -> list[JointCommand]:
+            return [body.command(state) for body, state in zip(bodies, states, strict=True)]
+
+        source = commands_for or own
+    runs = [
+        Run(
+            initial,
+            OutcomeJudge(
+                spec.hazard,
+                spec.scene_id,
+                decision.brain,
+                name,
+                floor_resolves=spec.intended.floor_resolves,
+            ),
+            reaching_hands(decision.plan),
+        )
+        for decision, name, initial in zip(decisions, names, initials, strict=True)
+    ]
+    return execute_all(episode, runs, source)
 
 
 def bench_set(source: str | Path | None = None, limit: int | None = None) -> list[Scene]:

@@ -24,6 +24,16 @@ and every brain's plan is executed from that freeze:
    ``spine/joint_command`` (same stamp) and ``/cmd_vel``; the sim does not step past a tick
    before its command arrived.
 4. sim: ``outcome``; scorer: ``markers`` and then ``score``, and the sim moves on.
+
+A scene's executions run side by side (one environment of the batched scene each): the sim
+announces, shows and asks every brain of the scene in turn (steps 1-2, each episode on its
+own span of the clock), then publishes every episode's ``execute`` (``batched``) and, per
+control tick, one ``spine/batch_states`` holding a row per execution, each stamped in its
+own episode's span; the spine answers all rows in one ``spine/batch_commands``, each
+execution with a controller of its own. The recorder writes each row into its episode's bag
+as the ``/imu``, ``/joint_states``, ``spine/joint_command`` and ``/cmd_vel`` a lone execution
+has, so a bag is the same whichever way its episode ran. Then step 4 for each episode.
+Executions with a video, or over Unitree's interface, run one after another as in step 3.
 """
 
 from __future__ import annotations
@@ -110,6 +120,8 @@ PLAN = f"{NAMESPACE}/plan"
 STAND = f"{NAMESPACE}/stand"
 EXECUTE = f"{NAMESPACE}/execute"
 JOINT_COMMAND = f"{NAMESPACE}/spine/joint_command"
+BATCH_STATES = f"{NAMESPACE}/spine/batch_states"  # a tick of executions side by side
+BATCH_COMMANDS = f"{NAMESPACE}/spine/batch_commands"
 GAINS = f"{NAMESPACE}/spine/gains"  # once per phase: JointState cannot carry kp, kd
 OUTCOME = f"{NAMESPACE}/outcome"
 SCORE = f"{NAMESPACE}/score"
@@ -167,6 +179,20 @@ TOPICS: list[Topic] = [
         JOINT_COMMAND, "sensor_msgs/msg/JointState", STREAM, SPINE_NODE, about="targets per tick"
     ),
     Topic(GAINS, "std_msgs/msg/String", EVENTS, SPINE_NODE, about="GainsMessage, once per phase"),
+    Topic(
+        BATCH_STATES,
+        "std_msgs/msg/Float64MultiArray",
+        STREAM,
+        SIM_NODE,
+        about="executions side by side: a row per execution a tick (`convert.STATE_FIELDS`)",
+    ),
+    Topic(
+        BATCH_COMMANDS,
+        "std_msgs/msg/Float64MultiArray",
+        STREAM,
+        SPINE_NODE,
+        about="the spine's answer to a batch, row by row (`convert.COMMAND_FIELDS`)",
+    ),
     Topic(CMD_VEL, "geometry_msgs/msg/Twist", STREAM, SPINE_NODE, BASE_FRAME, "walking command"),
     Topic(OUTCOME, "std_msgs/msg/String", EVENTS, SIM_NODE, WORLD_FRAME, "OutcomeMessage"),
     Topic(MARKERS, "visualization_msgs/msg/MarkerArray", EVENTS, SCORER_NODE, WORLD_FRAME),
@@ -255,6 +281,7 @@ class ExecuteMessage(Phase):
     spine needs."""
 
     decision: Decision
+    batched: bool = False  # its ticks come as rows of BATCH_STATES, beside other executions
 
 
 class GainsMessage(Envelope):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
@@ -12,7 +14,7 @@ from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import CameraInfo as CameraInfoMsg
 from sensor_msgs.msg import Image, Imu
 from sensor_msgs.msg import JointState as JointStateMsg
-from std_msgs.msg import String
+from std_msgs.msg import Float64MultiArray, MultiArrayDimension, String
 
 from reacthuman.live_window import Intrinsics
 from reacthuman.observation import CameraInfo
@@ -226,3 +228,117 @@ def transform(
     t.x, t.y, t.z = (float(v) for v in translation)
     set_quaternion(msg.transform.rotation, rotation)
     return msg
+
+
+# Plans executed side by side (``contract.BATCH_STATES`` / ``BATCH_COMMANDS``): one
+# Float64MultiArray a control tick for all of a scene's executions, a row per execution,
+# opened by the stamp (ns) of that execution's tick. Its layout's dimensions name the rows,
+# the fields of a row and the joints: ``joints:NAME,NAME,...``.
+JOINTS_LABEL = "joints:"
+STATE_FIELDS = (
+    "ns,position[joints],velocity[joints],imu_orientation[wxyz],imu_angular_velocity[xyz]"
+)
+COMMAND_FIELDS = "ns,position[joints],walking[vx,vy,yaw_rate]"
+
+
+@dataclass(frozen=True)
+class BatchRow:
+    """One execution's row of a batch message: its tick's stamp, the joint names and values
+    (positions and velocities of a state, targets of a command), and the IMU of a state or
+    the walking command of a command."""
+
+    ns: int
+    names: tuple[str, ...]
+    positions: tuple[float, ...]
+    velocities: tuple[float, ...] = ()
+    imu_quat: Quat | None = None
+    imu_gyro: tuple[float, float, float] | None = None
+    walking: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+
+def _batch(rows: list[list[float]], fields: str, names: tuple[str, ...]) -> Float64MultiArray:
+    width = len(rows[0]) if rows else 0
+    msg = Float64MultiArray()
+    msg.layout.dim = [
+        MultiArrayDimension(label="executions", size=len(rows), stride=len(rows) * width),
+        MultiArrayDimension(label=fields, size=width, stride=width),
+        MultiArrayDimension(label=JOINTS_LABEL + ",".join(names), size=len(names), stride=1),
+    ]
+    msg.data = [v for row in rows for v in row]
+    return msg
+
+
+def batch_states_msg(states: list[JointState], stamps: list[int]) -> Float64MultiArray:
+    """The states of a tick's executions (``stamps``: each one's tick stamp, ns)."""
+    rows = []
+    for state, ns in zip(states, stamps, strict=True):
+        quat = state.imu_quat or (math.nan,) * 4
+        gyro = state.imu_gyro or (math.nan,) * 3
+        rows.append([float(ns), *state.positions, *state.velocities, *quat, *gyro])
+    return _batch(rows, STATE_FIELDS, states[0].names)
+
+
+def batch_commands_msg(commands: list[JointCommand], stamps: list[int]) -> Float64MultiArray:
+    """The spine's answers to a tick's batch of states, in its rows' order."""
+    rows = [
+        [float(ns), *command.positions, *command.walking_cmd]
+        for command, ns in zip(commands, stamps, strict=True)
+    ]
+    return _batch(rows, COMMAND_FIELDS, commands[0].names)
+
+
+def batch_rows(msg: Float64MultiArray) -> list[BatchRow]:
+    """A batch message's rows; ValueError when its layout is not a batch's."""
+    dims = list(msg.layout.dim)
+    if len(dims) != 3 or not dims[2].label.startswith(JOINTS_LABEL):
+        raise ValueError("not a batch of executions: expected dimensions rows, fields, joints")
+    fields = dims[1].label
+    names = tuple(n for n in dims[2].label.removeprefix(JOINTS_LABEL).split(",") if n)
+    n, width, count = len(names), dims[1].size, dims[0].size
+    expected = {STATE_FIELDS: 1 + 2 * n + 7, COMMAND_FIELDS: 1 + n + 3}.get(fields)
+    if expected is None or width != expected or len(msg.data) != count * width:
+        raise ValueError(
+            f"a batch of {count} rows of {width} values ({fields!r}, {n} joints) "
+            f"holds {len(msg.data)} values"
+        )
+    data = np.asarray(msg.data, dtype=np.float64).reshape(count, width)
+    out = []
+    for row in data.tolist():
+        ns = int(row[0])
+        if fields == COMMAND_FIELDS:
+            walking = (row[1 + n], row[2 + n], row[3 + n])
+            out.append(BatchRow(ns, names, tuple(row[1 : 1 + n]), walking=walking))
+            continue
+        quat, gyro = row[1 + 2 * n : 5 + 2 * n], row[5 + 2 * n : 8 + 2 * n]
+        has_imu = not math.isnan(quat[0])
+        out.append(
+            BatchRow(
+                ns,
+                names,
+                tuple(row[1 : 1 + n]),
+                tuple(row[1 + n : 1 + 2 * n]),
+                (quat[0], quat[1], quat[2], quat[3]) if has_imu else None,
+                (gyro[0], gyro[1], gyro[2]) if has_imu else None,
+            )
+        )
+    return out
+
+
+def row_state(row: BatchRow, tick: int, t: float) -> JointState:
+    """The core's joint state of a batch row at its tick."""
+    return JointState(tick, t, row.names, row.positions, row.velocities, row.imu_quat, row.imu_gyro)
+
+
+def row_command(
+    row: BatchRow, tick: int, t: float, gains: tuple[tuple[float, ...], tuple[float, ...]]
+) -> JointCommand:
+    """The core's joint command of a batch row at its tick, with its phase's gains."""
+    return JointCommand(tick, t, row.names, row.positions, row.walking, gains[0], gains[1])
+
+
+def row_messages(row: BatchRow, frame: str) -> tuple[Imu | None, JointStateMsg]:
+    """What a state row is on the single-execution topics: ``/imu`` (the G1's) and
+    ``/joint_states``, as the simulator publishes them for a lone execution."""
+    state = row_state(row, 0, 0.0)
+    imu = imu_msg(state, row.ns, frame) if row.imu_quat is not None else None
+    return imu, joint_state_msg(row.names, row.positions, row.ns, row.velocities)

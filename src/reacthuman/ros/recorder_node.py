@@ -7,7 +7,10 @@ JSON envelopes by their episode number (kept aside when they come before the sce
 message), stamped messages by their sim-time stamp (each episode owns the clock from its
 scene message's ``start_ns`` on), the rest to the newest episode. A bag gets its final name
 once the episode's score was recorded and the clock has moved into the next episode (or the
-run ended); an interrupted episode leaves no bag.
+run ended); an interrupted episode leaves no bag. Executions side by side come as one batch
+message a tick (``contract.BATCH_STATES``, ``BATCH_COMMANDS``); each row goes into its own
+episode's bag as the ``/imu``, ``/joint_states``, ``spine/joint_command`` and ``/cmd_vel``
+messages a lone execution has.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rclpy.serialization import deserialize_message
-from std_msgs.msg import String
+from rclpy.serialization import deserialize_message, serialize_message
+from std_msgs.msg import Float64MultiArray, String
 
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
@@ -30,8 +33,11 @@ from reacthuman.ros.convert import NS
 from reacthuman.ros.graph import run_node_process
 from reacthuman.run_folder import bag_folder, bagged
 
-# Every episode topic; the run's own state (its status, what the folder holds) is no episode's.
-BAGGED = [t for t in c.TOPICS if t.name not in (c.RUN_STATUS, c.SCORED, c.RECORDED)]
+# Every episode topic; the run's own state (its status, what the folder holds) is no episode's,
+# and a batch of executions side by side is written row by row into each one's bag
+# (``_on_batch``).
+BATCHES = (c.BATCH_STATES, c.BATCH_COMMANDS)
+BAGGED = [t for t in c.TOPICS if t.name not in (c.RUN_STATUS, c.SCORED, c.RECORDED, *BATCHES)]
 ENVELOPES = {t.name for t in c.TOPICS if t.type == "std_msgs/msg/String"} - {c.ROBOT_DESCRIPTION}
 STAMPED = {
     t.name
@@ -88,6 +94,14 @@ class RecorderNode(ReactNode):
                 topic.qos,
                 raw=True,
             )
+        for name in BATCHES:
+            self.create_subscription(
+                Float64MultiArray,
+                name,
+                lambda msg, t=name: self._on_batch(t, msg),
+                c.TOPIC[name].qos,
+            )
+        self.walking: dict[int, tuple[float, float, float]] = {}  # by episode (batches)
         self.create_subscription(String, c.RUN_STATUS, self._on_status, c.EVENTS)
         self.run_dir = Path(self.param("run_dir"))
         self.recorded = bagged(self.run_dir)  # the bags the run folder holds, by brain
@@ -131,7 +145,14 @@ class RecorderNode(ReactNode):
             elif topic == c.ROBOT_DESCRIPTION:
                 self.description = raw  # latched: written into every bag as it opens
                 episode = self.starts[-1][1] if self.starts else None
-            else:  # /cmd_vel and markers: the newest episode
+            elif topic == c.MARKERS and (drawn := _markers_stamp(raw)) is not None:
+                # The scorer's, stamped in the episode they draw (executions side by side
+                # are scored after the scene's last episode began).
+                episode = self._episode_at(drawn)
+                if episode is None:
+                    self.early.append((topic, raw, drawn))
+                    return
+            else:  # /cmd_vel and the like: the newest episode
                 episode = self.starts[-1][1] if self.starts else None
             bag = self.bags.get(episode) if episode is not None else None
             if bag is not None:
@@ -139,6 +160,46 @@ class RecorderNode(ReactNode):
                 if topic == c.SCORE and self.run_over:
                     assert episode is not None  # its bag was found by it
                     self._finish(episode)
+
+    def _on_batch(self, topic: str, msg: Float64MultiArray) -> None:
+        """A tick of executions side by side: each row into its episode's bag as the
+        messages of a lone execution's tick (a held walking command when it changes)."""
+        received = time.time_ns()
+        try:
+            rows = convert.batch_rows(msg)
+        except ValueError as exc:
+            self.get_logger().error(f"{topic}: {exc}")
+            return
+        with self.lock:
+            for row in rows:
+                episode = self._episode_at(row.ns)
+                if topic == c.BATCH_STATES:
+                    imu, joints = convert.row_messages(row, c.BASE_FRAME)
+                    if imu is not None:
+                        self._stamped(c.IMU, serialize_message(imu), row.ns, episode, received)
+                    self._stamped(
+                        c.JOINT_STATES, serialize_message(joints), row.ns, episode, received
+                    )
+                    continue
+                command = convert.joint_state_msg(row.names, row.positions, row.ns)
+                self._stamped(
+                    c.JOINT_COMMAND, serialize_message(command), row.ns, episode, received
+                )
+                if episode is None or self.walking.get(episode) != row.walking:
+                    if episode is not None:
+                        self.walking[episode] = row.walking
+                    twist = serialize_message(convert.twist(row.walking))
+                    self._stamped(c.CMD_VEL, twist, row.ns, episode, received)
+
+    def _stamped(self, topic: str, raw: bytes, ns: int, episode: int | None, received: int) -> None:
+        """A message of sim time ``ns`` into its episode's bag (kept aside until its scene
+        message when it came first)."""
+        if episode is None:
+            self.early.append((topic, raw, ns))
+            return
+        bag = self.bags.get(episode)
+        if bag is not None:
+            bag.write(topic, raw, received)
 
     def _open(self, raw: bytes) -> None:
         scene = c.SceneMessage.model_validate_json(deserialize_message(raw, String).data)
@@ -178,6 +239,7 @@ class RecorderNode(ReactNode):
                     self._finish(episode)
 
     def _finish(self, episode: int) -> None:
+        self.walking.pop(episode, None)
         bag = self.bags.pop(episode)
         path = bag.close(episode in self.scored)
         if path is not None:
@@ -202,6 +264,16 @@ class RecorderNode(ReactNode):
             for episode in list(self.bags):
                 self._finish(episode)
         super().destroy_node()
+
+
+def _markers_stamp(raw: bytes) -> int | None:
+    """The sim time a serialized MarkerArray draws (its latest stamp: the scorer's first
+    marker clears the previous episode's, unstamped); None when none is stamped."""
+    from visualization_msgs.msg import MarkerArray
+
+    markers = deserialize_message(raw, MarkerArray).markers
+    latest = max((convert.ns_of(m.header.stamp) for m in markers), default=0)
+    return latest or None
 
 
 def _envelope_text(data: str) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from geometry_msgs.msg import TransformStamped
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import CameraInfo, Image, Imu, JointState
-from std_msgs.msg import String
+from std_msgs.msg import Float64MultiArray, String
 from std_srvs.srv import Trigger
 
 from reacthuman.brain.client import Decision
@@ -41,7 +41,7 @@ from reacthuman.runner import bench_scenes
 from reacthuman.scenes.geometry import quat_from_yaw, rotate_into, rotate_yaw, sub
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.results import ScoreRow
-from reacthuman.sim.episode import standing_ticks
+from reacthuman.sim.episode import MAX_ENVS, standing_ticks
 from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, ticks_in
 from reacthuman.spine.command import JointState as CoreJointState
@@ -136,10 +136,14 @@ class SimNode(ReactNode):
         self.freeze_pub = pub(String, c.FREEZE, c.EVENTS)
         self.stand_pub = pub(String, c.STAND, c.EVENTS)
         self.execute_pub = pub(String, c.EXECUTE, c.EVENTS)
+        self.batch_pub = pub(Float64MultiArray, c.BATCH_STATES, c.STREAM)
         self.outcome_pub = pub(String, c.OUTCOME, c.EVENTS)
         self.status_pub = pub(String, c.RUN_STATUS, c.EVENTS)
         self.create_subscription(String, c.PLAN, self._on_plan, c.EVENTS)
         self.create_subscription(JointState, c.JOINT_COMMAND, self._on_command, c.STREAM)
+        self.create_subscription(
+            Float64MultiArray, c.BATCH_COMMANDS, self._on_batch_commands, c.STREAM
+        )
         self.create_subscription(String, c.GAINS, self._on_gains, c.EVENTS)
         self.create_subscription(String, c.SCORE, self._on_score, c.EVENTS)
         for topic in (c.SCORED, c.RECORDED):  # what the run folder holds, as its nodes say
@@ -156,7 +160,7 @@ class SimNode(ReactNode):
         # while it waits (no hand-over between threads on the lock-step's critical path);
         # None when something else spins the node.
         self.executor: Any = None
-        self._episode_started = 0.0
+        self._started: dict[int, float] = {}  # wall clock at each episode's start
         self.timings: list[dict[str, float | str]] = []  # wall seconds per episode and phase
         self.on_row: Callable[[ScoreRow], None] | None = None  # progress, when composed
 
@@ -168,6 +172,10 @@ class SimNode(ReactNode):
 
     def _on_command(self, msg: JointState) -> None:
         self.mail.put(("command", convert.ns_of(msg.header.stamp)), msg)
+
+    def _on_batch_commands(self, msg: Float64MultiArray) -> None:
+        if len(msg.data):  # keyed by its first row's stamp, as the batch it answers
+            self.mail.put(("commands", int(msg.data[0])), msg)
 
     def _on_gains(self, msg: String) -> None:
         gains = self.parse(c.GainsMessage, msg, c.GAINS)
@@ -238,7 +246,11 @@ class SimNode(ReactNode):
             c.BRAIN_NODE: [self.freeze_pub],
             # Over Unitree's interface the spine reads execute messages and DDS, not states.
             c.SPINE_NODE: [self.execute_pub]
-            + ([self.stand_pub, self.joint_pub] if str(self.param("spine_link")) == "ros" else []),
+            + (
+                [self.stand_pub, self.joint_pub, self.batch_pub]
+                if str(self.param("spine_link")) == "ros"
+                else []
+            ),
             c.SCORER_NODE: [self.scene_pub, self.truth_pub, self.outcome_pub],
         }
         while True:
@@ -397,15 +409,54 @@ class SimNode(ReactNode):
         clock_ns: int,
     ) -> int:
         """One scene played once to its freeze (``host``: where it lives, ``episode_host``),
-        then an episode per brain in ``slots``, each executed from that freeze; returns the
-        clock after the last. Stops after the current episode when a stop is requested."""
+        then an episode per brain in ``slots``, each executed from that freeze: side by side,
+        up to ``MAX_ENVS`` at once (one lock-step exchange a tick for all), or one after
+        another with videos or over Unitree's interface. Returns the clock after the last.
+        Stops after the current episodes when a stop is requested."""
+        if self.unitree_link() is not None or bool(self.param("videos")):
+            return self._scene_in_turn(slots, settings, host, clock_ns)
+        staged: Staged | None = None
+        envs = min(len(slots), MAX_ENVS)
+        try:
+            for first in range(0, len(slots), envs):
+                asked: list[tuple[EpisodeSlot, Decision, int, dict[str, Any]]] = []
+                for number in range(first, min(first + envs, len(slots))):
+                    ep = replace(slots[number], start_ns=clock_ns)
+                    self._begin_episode(ep)
+                    if staged is None:  # the scene's first episode plays it
+                        staged = self._play(ep, settings, host, envs)
+                    later = tuple(s.brain for s in slots[number:])
+                    freeze_ns = self._show(ep, staged, later)
+                    asked.append((ep, self._decide(ep), freeze_ns, self.timings[-1]))
+                    # A second of clock between episodes.
+                    clock_ns = freeze_ns + convert.seconds_to_ns(staged.duration) + convert.NS
+                outcomes = self._execute_side_by_side(asked, staged, host)  # type: ignore[arg-type]
+                for (ep, _decision, freeze_ns, timing), outcome in zip(
+                    asked, outcomes, strict=True
+                ):
+                    end_ns = freeze_ns + convert.seconds_to_ns(staged.duration)  # type: ignore[union-attr]
+                    self.clock_pub.publish(convert.clock(end_ns))
+                    self._score(ep, outcome, timing)
+                    self.episodes_done += 1
+                if self.stop_requested:
+                    break
+        finally:
+            host.finish()
+        return clock_ns
+
+    def _scene_in_turn(
+        self,
+        slots: list[EpisodeSlot],
+        settings: RenderSettings,
+        host: SceneHost | EpisodeWorker,
+        clock_ns: int,
+    ) -> int:
+        """``_scene`` with the executions one after another."""
         staged: Staged | None = None
         try:
             for number, slot in enumerate(slots):
                 ep = replace(slot, start_ns=clock_ns)
-                self._episode_started = time.perf_counter()
-                self.timings.append({"scene_id": ep.spec.scene_id, "brain": ep.brain})
-                self._announce(ep)
+                self._begin_episode(ep)
                 if staged is None:  # the scene's first episode plays it
                     staged = self._play(ep, settings, host)
                 later = tuple(s.brain for s in slots[number:])
@@ -414,7 +465,7 @@ class SimNode(ReactNode):
                 outcome = self._execute(ep, staged, decision, freeze_ns, host)
                 end_ns = freeze_ns + convert.seconds_to_ns(staged.duration)
                 self.clock_pub.publish(convert.clock(end_ns))
-                self._score(ep, outcome)
+                self._score(ep, outcome, self.timings[-1])
                 self.episodes_done += 1
                 clock_ns = end_ns + convert.NS  # a second of clock between episodes
                 if self.stop_requested:
@@ -422,6 +473,12 @@ class SimNode(ReactNode):
         finally:
             host.finish()
         return clock_ns
+
+    def _begin_episode(self, ep: EpisodeSlot) -> None:
+        """The episode's timings opened and its scene message published."""
+        self._started[ep.episode] = time.perf_counter()
+        self.timings.append({"scene_id": ep.spec.scene_id, "brain": ep.brain})
+        self._announce(ep)
 
     def _announce(self, ep: EpisodeSlot) -> None:
         """The episode's scene message: its brain and its span of the run's clock."""
@@ -433,7 +490,11 @@ class SimNode(ReactNode):
         self.scene_pub.publish(convert.to_string(scene))
 
     def _play(
-        self, ep: EpisodeSlot, settings: RenderSettings, host: SceneHost | EpisodeWorker
+        self,
+        ep: EpisodeSlot,
+        settings: RenderSettings,
+        host: SceneHost | EpisodeWorker,
+        envs: int = 1,
     ) -> Staged:
         """Play the scene to the freeze; a G1 stands meanwhile under the spine's commands
         (``stand``), or over Unitree's interface under the host's own controller (as a
@@ -453,7 +514,7 @@ class SimNode(ReactNode):
             self.stand_pub.publish(convert.to_string(stand))
             command_for = self._lock_step(ep, stand)
         started = time.perf_counter()
-        staged = host.play(spec, settings, bool(self.param("legend")), command_for)
+        staged = host.play(spec, settings, bool(self.param("legend")), command_for, envs)
         self.timings[-1]["play"] = time.perf_counter() - started
         self.timings[-1].update(staged.seconds)
         return staged
@@ -514,15 +575,7 @@ class SimNode(ReactNode):
     ) -> ExecutionOutcome:
         """The decision executed from the freeze, each tick's command from the spine."""
         spec = ep.spec
-        execute = c.ExecuteMessage(
-            **ep.envelope,
-            start_ns=freeze_ns,
-            ticks=ticks_in(staged.duration),
-            controller=staged.controller,
-            decision=decision,
-            robot_pos=spec.observer.pos,
-            robot_yaw=spec.observer.yaw,
-        )
+        execute = execute_message(ep, staged, decision, freeze_ns)
         self.execute_pub.publish(convert.to_string(execute))
         video = None
         if bool(self.param("videos")):
@@ -533,6 +586,84 @@ class SimNode(ReactNode):
         self.timings[-1]["execute"] = time.perf_counter() - executing
         self.timings[-1]["ticks"] = execute.ticks
         return outcome
+
+    def _execute_side_by_side(
+        self,
+        asked: list[tuple[EpisodeSlot, Decision, int, dict[str, Any]]],
+        staged: Staged,
+        host: SceneHost | EpisodeWorker,
+    ) -> list[ExecutionOutcome]:
+        """The episodes' decisions executed side by side from the freeze, every tick's
+        commands from the spine in one exchange (``_lock_step_side_by_side``)."""
+        spec = staged.spec
+        executes = []
+        for ep, decision, freeze_ns, timing in asked:
+            execute = execute_message(ep, staged, decision, freeze_ns, batched=True)
+            self.execute_pub.publish(convert.to_string(execute))
+            executes.append(execute)
+            timing["ticks"] = execute.ticks
+        timing = asked[0][3]  # the executions count in the first episode, as the play does
+        executing = time.perf_counter()
+        outcomes = host.execute_all(
+            [decision for _ep, decision, _ns, _t in asked],
+            self._lock_step_side_by_side(spec, executes, timing),
+            SLOW_EVERY,
+        )
+        timing["execute"] = time.perf_counter() - executing
+        return outcomes
+
+    def _lock_step_side_by_side(
+        self, spec: SceneSpec, executes: list[c.ExecuteMessage], timing: dict[str, Any]
+    ) -> Callable[[list[Tick]], list[JointCommand]]:
+        """Each tick of executions side by side: their states out in one batch (each row
+        stamped in its own episode), the spine's commands back in one, with each
+        execution's gains."""
+        command_timeout = float(self.param("command_timeout"))
+        gains: dict[int, c.GainsMessage] = {}
+
+        def commands_for(ticks: list[Tick]) -> list[JointCommand]:
+            tick = ticks[0].state.tick
+            offset = convert.seconds_to_ns(tick * CONTROL_PERIOD)
+            stamps = [execute.start_ns + offset for execute in executes]
+            asked = time.perf_counter()
+            if tick % SLOW_EVERY == 0:  # each episode's clock and transforms, at 10 Hz
+                for at, ns in zip(ticks, stamps, strict=True):
+                    self.clock_pub.publish(convert.clock(ns))
+                    self.publish_transforms(body_transforms(at.state, ns, at.pose))
+            self.batch_pub.publish(convert.batch_states_msg([t.state for t in ticks], stamps))
+            wait = command_timeout
+            if tick == 0:
+                wait = max(wait, float(self.param("first_command_timeout")))
+            missing = ""
+            try:
+                msg = self.await_mail(("commands", stamps[0]), wait)
+                for execute in executes if msg is not None else ():
+                    if execute.episode not in gains:
+                        found = self.await_mail(("gains", execute.start_ns), wait)
+                        if found is None:
+                            missing = f" with episode {execute.episode}'s gains ({c.GAINS})"
+                            break
+                        gains[execute.episode] = found
+            finally:
+                timing["command_wait"] = (
+                    float(timing.get("command_wait", 0.0)) + time.perf_counter() - asked
+                )
+            if msg is None or missing:
+                raise NodeMissing(
+                    f"{c.SPINE_NODE} did not answer control tick {tick} of {spec.scene_id}'s "
+                    f"{len(executes)} executions within {wait:g} s{missing}"
+                )
+            rows = convert.batch_rows(msg)
+            if [row.ns for row in rows] != stamps:
+                raise NodeMissing(f"{c.SPINE_NODE} answered tick {tick} with other ticks' rows")
+            return [
+                convert.row_command(
+                    row, tick, at.state.t, gains[execute.episode].for_joints(row.names)
+                )
+                for row, at, execute in zip(rows, ticks, executes, strict=True)
+            ]
+
+        return commands_for
 
     def _lock_step(self, ep: EpisodeSlot, phase: c.Phase) -> Callable[[Tick], JointCommand]:
         """Each tick of ``phase``: the body's state out, the spine's command (with the
@@ -577,22 +708,22 @@ class SimNode(ReactNode):
 
         return command_for
 
-    def _score(self, ep: EpisodeSlot, outcome: ExecutionOutcome) -> None:
-        """The outcome to the scorer, and its score row back."""
+    def _score(self, ep: EpisodeSlot, outcome: ExecutionOutcome, timing: dict[str, Any]) -> None:
+        """The outcome to the scorer, and its score row back (``timing``: the episode's)."""
         self.outcome_pub.publish(
             convert.to_string(c.OutcomeMessage(**ep.envelope, outcome=outcome))
         )
         score_timeout = float(self.param("score_timeout"))
         scoring = time.perf_counter()
         row = self.await_mail(("score", ep.episode), score_timeout)
-        self.timings[-1]["score_wait"] = time.perf_counter() - scoring
+        timing["score_wait"] = time.perf_counter() - scoring
         if row is None:
             raise NodeMissing(
                 f"{c.SCORER_NODE} did not score {ep.spec.scene_id} within {score_timeout:g} s"
             )
-        self.timings[-1]["total"] = time.perf_counter() - self._episode_started
+        timing["total"] = time.perf_counter() - self._started.pop(ep.episode)
         with (Path(self.param("run_dir")) / TIMINGS_FILE).open("a") as log:
-            log.write(json.dumps(self.timings[-1]) + "\n")
+            log.write(json.dumps(timing) + "\n")
         if self.on_row is not None:
             self.on_row(row)
         self.log_progress(f"[{ep.episode + 1}/{self.episode_count}] {row.summary()}")
@@ -612,6 +743,22 @@ class EpisodeSlot:
     @property
     def envelope(self) -> dict[str, Any]:
         return {"run_id": self.run_id, "episode": self.episode}
+
+
+def execute_message(
+    ep: EpisodeSlot, staged: Staged, decision: Decision, freeze_ns: int, batched: bool = False
+) -> c.ExecuteMessage:
+    """What the spine needs of an execution from the freeze at ``freeze_ns``."""
+    return c.ExecuteMessage(
+        **ep.envelope,
+        start_ns=freeze_ns,
+        ticks=ticks_in(staged.duration),
+        controller=staged.controller,
+        decision=decision,
+        robot_pos=ep.spec.observer.pos,
+        robot_yaw=ep.spec.observer.yaw,
+        batched=batched,
+    )
 
 
 def robot_description(controller: str) -> str:

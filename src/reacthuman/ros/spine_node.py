@@ -5,6 +5,9 @@ the controller's command for that tick on ``spine/joint_command`` (same stamp) a
 walking command on ``/cmd_vel``; the simulator waits for it before stepping on (lock-step).
 The phases: ``stand`` (the G1 from the scene's start to the freeze, at a zero command) and
 ``execute`` (the plan, from the freeze); each begins with its PD gains on ``spine/gains``.
+A scene's executions side by side (``execute`` with ``batched``) each get a controller of
+their own, and every tick's ``spine/batch_states`` is answered row by row in one
+``spine/batch_commands``.
 With ``backend:=g1`` it drives a G1 (or ``reacthuman g1-bridge``) over Unitree's DDS
 interface instead (``unitree.robot_spine``): the same controller, paced by the robot's LowState,
 its commands through the guard, each plan from the brain executed as it arrives.
@@ -18,19 +21,20 @@ from typing import Any
 
 from geometry_msgs.msg import Twist
 from sensor_msgs.msg import Imu, JointState
-from std_msgs.msg import String
+from std_msgs.msg import Float64MultiArray, String
 
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import ReactNode
 from reacthuman.ros.graph import run_node_process
 from reacthuman.spine.command import CONTROL_PERIOD
-from reacthuman.spine.controller import make_controller
+from reacthuman.spine.controller import Controller, make_controller
 from reacthuman.spine.g1 import G1_JOINTS
 from reacthuman.spine.g1_controller import G1Controller
 from reacthuman.unitree.messages import lowstate_tick
 
 BACKENDS = ("sim", "g1")
+MAX_RUNNING = 64  # batched executions held at once (a run stopped mid-scene leaves some)
 
 
 class SpineNode(ReactNode):
@@ -73,6 +77,12 @@ class SpineNode(ReactNode):
         self.imus: dict[int, Imu] = {}  # by stamp: a G1 state waits for its IMU
         self.create_subscription(Imu, c.IMU, self._on_imu, c.STREAM)
         self.create_subscription(JointState, c.JOINT_STATES, self._on_state, c.STREAM)
+        # Executions side by side: by episode, each with its own controller.
+        self.running: dict[int, tuple[c.ExecuteMessage, Controller]] = {}
+        self.idle: list[Controller] = []  # controllers of finished batched executions
+        self.early_batches: list[Float64MultiArray] = []  # rows before their execute message
+        self.batch_pub = self.create_publisher(Float64MultiArray, c.BATCH_COMMANDS, c.STREAM)
+        self.create_subscription(Float64MultiArray, c.BATCH_STATES, self._on_batch, c.STREAM)
         prepare = getattr(self.controller, "prepare", None)
         if prepare is not None:  # load models now rather than during the first execution
             prepare()
@@ -176,7 +186,60 @@ class SpineNode(ReactNode):
         if execute is None:
             return
         plan = execute.decision.plan
+        if execute.batched:
+            self._begin_batched(execute)
+            return
         self._begin(execute, lambda body: body.start(plan, execute.robot_pos, execute.robot_yaw))
+
+    def _begin_batched(self, execute: c.ExecuteMessage) -> None:
+        """An execution beside others: a controller of its own started on its plan, its
+        gains published, and the batches that waited for it answered."""
+        with self.lock:
+            if self.idle:
+                controller = self.idle.pop()
+            else:
+                controller = make_controller(
+                    str(self.param("controller")), str(self.param("policy_path")) or None
+                )
+            controller.start(execute.decision.plan, execute.robot_pos, execute.robot_yaw)
+            self.running[execute.episode] = (execute, controller)
+            while len(self.running) > MAX_RUNNING:  # executions a stopped run left behind
+                del self.running[min(self.running)]
+            early, self.early_batches = self.early_batches, []
+        self.gains_pub.publish(convert.to_string(self.gains(execute, controller)))
+        for batch in early:
+            self._on_batch(batch)
+
+    def _on_batch(self, msg: Float64MultiArray) -> None:
+        """A tick of executions side by side: each row answered by its execution's
+        controller, all in one message; rows of an execution whose message has not arrived
+        wait for it."""
+        try:
+            rows = convert.batch_rows(msg)
+        except ValueError as exc:
+            self.get_logger().error(f"{c.BATCH_STATES}: {exc}")
+            return
+        commands = []
+        with self.lock:
+            found = [self._running_at(row.ns) for row in rows]
+            if any(f is None for f in found):
+                self.early_batches = [*self.early_batches[-9:], msg]
+                return
+            for row, (execute, controller, tick) in zip(rows, found, strict=True):  # type: ignore[misc]
+                state = convert.row_state(row, tick, tick * CONTROL_PERIOD)
+                commands.append(controller.command(state))
+                if tick == execute.ticks - 1:  # its last: the controller is free again
+                    del self.running[execute.episode]
+                    self.idle.append(controller)
+        self.batch_pub.publish(convert.batch_commands_msg(commands, [row.ns for row in rows]))
+
+    def _running_at(self, ns: int) -> tuple[c.ExecuteMessage, Controller, int] | None:
+        """The batched execution a tick stamped ``ns`` belongs to, and the tick."""
+        for execute, controller in self.running.values():
+            tick = tick_of(execute, ns)
+            if 0 <= tick < execute.ticks:
+                return execute, controller, tick
+        return None
 
     def _begin(self, phase: c.Phase, start: Callable[[Any], None]) -> None:
         """A new phase: the controller started for it, its gains published, and the states
@@ -186,18 +249,18 @@ class SpineNode(ReactNode):
             self.phase = phase
             self.walking = None
             pending, self.pending = self.pending, []
-        self.gains_pub.publish(convert.to_string(self.gains(phase)))
+        self.gains_pub.publish(convert.to_string(self.gains(phase, self.controller)))
         for state in pending:
             self._on_state(state)
 
-    def gains(self, phase: c.Phase) -> c.GainsMessage:
+    def gains(self, phase: c.Phase, controller: Controller) -> c.GainsMessage:
         """The PD gains of this phase's commands (the G1's follow from the policy and the
         plan, ``G1Controller.gains``; the stand-in has none)."""
         kp: tuple[float, ...] = ()
         kd: tuple[float, ...] = ()
         names: tuple[str, ...] = ()
-        if isinstance(self.controller, G1Controller):
-            (kp, kd), names = self.controller.gains(), tuple(G1_JOINTS)
+        if isinstance(controller, G1Controller):
+            (kp, kd), names = controller.gains(), tuple(G1_JOINTS)
         envelope = {"run_id": phase.run_id, "episode": phase.episode, "start_ns": phase.start_ns}
         return c.GainsMessage(**envelope, names=names, kp=kp, kd=kd)
 

@@ -55,16 +55,21 @@ def hand_point(side: str, link_pos: np.ndarray, link_quat: np.ndarray) -> Vec3:
 
 @dataclass
 class G1Body:
-    """A built G1 entity and the indices the spine's joint names map to."""
+    """A built G1 entity and the indices the spine's joint names map to.
+
+    In a batched scene (``Simulator.build``: one environment per plan executed side by side)
+    every environment holds a G1: getters take the environment (``env``), ``apply`` drives
+    them all alike and ``apply_each`` each with its own command; an unbatched scene (the
+    bridge's, the proving ground's) is environment 0."""
 
     entity: Any
     dofs: np.ndarray = field(init=False)
     hand_links: dict[str, Any] = field(init=False)
     hand_side: dict[int, str] = field(init=False)
     link_indices: frozenset[int] = field(init=False)
-    _gains: tuple[tuple[float, ...], tuple[float, ...]] | None = None
-
-    _weld: tuple[int, int] | None = None  # (hand link, object link) while a hand holds
+    _gains: list[tuple[tuple[float, ...], tuple[float, ...]] | None] = field(init=False)
+    # env -> (hand link, object link) while a hand holds in that environment
+    _welds: dict[int, tuple[int, int]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.dofs = np.asarray(
@@ -76,63 +81,93 @@ class G1Body:
             for n in HAND_LINKS
         }
         self.link_indices = frozenset(link.idx for link in self.entity.links)
+        self._gains = []
+        self._welds = {}
+
+    @property
+    def batched(self) -> bool:
+        """Whether the scene is batched (known once it is built: the body may come first)."""
+        return int(getattr(self.entity._solver, "n_envs", 0)) > 0
+
+    @property
+    def envs(self) -> int:
+        """The scene's environments (1 when unbatched)."""
+        return max(1, int(getattr(self.entity._solver, "n_envs", 0)))
+
+    def _all(self, values: np.ndarray) -> np.ndarray:
+        """One environment's values for every environment of a batched scene."""
+        return np.tile(values, (self.envs, 1)) if self.batched else values
+
+    def _of(self, values: Any, env: int) -> np.ndarray:
+        array = _np(values)
+        return array[env] if self.batched else array
 
     def stand_up(self) -> None:
         """Default pose at rest (the scene's start); gains are set by the first command."""
         self.entity.set_dofs_position(
-            np.asarray([DEFAULT_POSE[n] for n in G1_JOINTS]), self.dofs, zero_velocity=True
+            self._all(np.asarray([DEFAULT_POSE[n] for n in G1_JOINTS])),
+            self.dofs,
+            zero_velocity=True,
         )
-        self._gains = None
+        self._gains = []
 
-    def base(self) -> tuple[Vec3, tuple[float, float, float, float]]:
-        pos = tuple(float(v) for v in _np(self.entity.get_pos()))
-        quat = tuple(float(v) for v in _np(self.entity.get_quat()))
+    def base(self, env: int = 0) -> tuple[Vec3, tuple[float, float, float, float]]:
+        pos = tuple(float(v) for v in self._of(self.entity.get_pos(), env))
+        quat = tuple(float(v) for v in self._of(self.entity.get_quat(), env))
         return pos, quat  # type: ignore[return-value]
 
-    def state(self, tick: int, t: float) -> JointState:
+    def state(self, tick: int, t: float, env: int = 0) -> JointState:
         """The joint state and base IMU at the start of a control tick."""
-        _pos, quat = self.base()
-        omega = tuple(float(v) for v in _np(self.entity.get_ang()))
-        gyro = rotate_into(quat, omega)  # world -> body frame
-        q = _np(self.entity.get_dofs_position(self.dofs)).astype(np.float64)
-        dq = _np(self.entity.get_dofs_velocity(self.dofs)).astype(np.float64)
-        return JointState(
-            tick=tick,
-            t=t,
-            names=G1_JOINTS,
-            positions=tuple(q.tolist()),
-            velocities=tuple(dq.tolist()),
-            imu_quat=quat,
-            imu_gyro=vec3(float(v) for v in gyro),
-        )
+        return self.states(tick, t)[env]
+
+    def states(self, tick: int, t: float) -> list[JointState]:
+        """``state`` of every environment, read once."""
+        quats = _np(self.entity.get_quat()).reshape(self.envs, 4)
+        omegas = _np(self.entity.get_ang()).reshape(self.envs, 3)
+        qs = _np(self.entity.get_dofs_position(self.dofs)).astype(np.float64)
+        dqs = _np(self.entity.get_dofs_velocity(self.dofs)).astype(np.float64)
+        qs, dqs = qs.reshape(self.envs, -1), dqs.reshape(self.envs, -1)
+        out = []
+        for env in range(self.envs):
+            quat = quat4(float(v) for v in quats[env])
+            gyro = rotate_into(quat, tuple(float(v) for v in omegas[env]))  # world -> body
+            out.append(
+                JointState(
+                    tick=tick,
+                    t=t,
+                    names=G1_JOINTS,
+                    positions=tuple(qs[env].tolist()),
+                    velocities=tuple(dqs[env].tolist()),
+                    imu_quat=quat,
+                    imu_gyro=vec3(float(v) for v in gyro),
+                )
+            )
+        return out
 
     def apply(self, command: JointCommand) -> None:
-        """PD targets and gains for the tick (held by Genesis for each of its physics steps)."""
-        if command.names != G1_JOINTS:
-            index = {name: i for i, name in enumerate(command.names)}
-            missing = [n for n in G1_JOINTS if n not in index]
-            if missing:
-                raise ValueError(f"a G1 command lacks joints {missing}")
-            order = [index[n] for n in G1_JOINTS]
-            positions = [command.positions[i] for i in order]
-            gains = (
-                tuple(command.kp[i] for i in order),
-                tuple(command.kd[i] for i in order),
-            )
-        else:
-            positions, gains = list(command.positions), (command.kp, command.kd)
-        if not gains[0] or not gains[1]:
-            raise ValueError("a G1 command needs PD gains (kp, kd) for every joint")
-        if gains != self._gains:
-            self.entity.set_dofs_kp(np.asarray(gains[0]), self.dofs)
-            self.entity.set_dofs_kv(np.asarray(gains[1]), self.dofs)
-            self._gains = gains
-        self.entity.control_dofs_position(np.asarray(positions), self.dofs)
+        """PD targets and gains for the tick in every environment (held by Genesis for each
+        of its physics steps)."""
+        self.apply_each([command] * self.envs)
 
-    def hand_points(self) -> dict[str, Vec3]:
+    def apply_each(self, commands: list[JointCommand]) -> None:
+        """Each environment's command for the tick (``commands[env]``)."""
+        if len(commands) != self.envs:
+            raise ValueError(f"{len(commands)} commands for {self.envs} environments")
+        ordered = [_in_g1_order(command) for command in commands]
+        gains = [g for _p, g in ordered]
+        if gains != self._gains:
+            kp = np.asarray([g[0] for g in gains])
+            kv = np.asarray([g[1] for g in gains])
+            self.entity.set_dofs_kp(kp if self.batched else kp[0], self.dofs)
+            self.entity.set_dofs_kv(kv if self.batched else kv[0], self.dofs)
+            self._gains = gains  # type: ignore[assignment]
+        targets = np.asarray([p for p, _g in ordered])
+        self.entity.control_dofs_position(targets if self.batched else targets[0], self.dofs)
+
+    def hand_points(self, env: int = 0) -> dict[str, Vec3]:
         """World position of each hand's centre (the point a keyframe places)."""
         return {
-            side: hand_point(side, _np(link.get_pos()), _np(link.get_quat()))
+            side: hand_point(side, self._of(link.get_pos(), env), self._of(link.get_quat(), env))
             for side, link in self.hand_links.items()
         }
 
@@ -140,12 +175,14 @@ class G1Body:
         """Take the G1 out of the room (for the unobserved ground-truth roll-out, which asks
         where the object goes if nothing is in its way); the freeze state brings it back."""
         pos, _quat = self.base()
-        self.entity.set_pos(np.asarray([pos[0] + STEP_ASIDE, pos[1], pos[2]]), zero_velocity=True)
+        self.entity.set_pos(
+            self._all(np.asarray([pos[0] + STEP_ASIDE, pos[1], pos[2]])), zero_velocity=True
+        )
 
     def contacts_with(self, entity: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """This physics step's contacts between ``entity`` and the robot: links A and B and
-        the force on geom A, as Genesis gives them (``sim.execute.StepReadings`` reads the
-        same for an execution's object in one query with the rest)."""
+        """This physics step's contacts between ``entity`` and the robot in an unbatched
+        scene: links A and B and the force on geom A, as Genesis gives them
+        (``sim.execute.StepReadings`` reads the same for every environment at once)."""
         contacts = entity.get_contacts(with_entity=self.entity)
         return _np(contacts["link_a"]), _np(contacts["link_b"]), _np(contacts["force_a"])
 
@@ -153,8 +190,8 @@ class G1Body:
         self, links_a: np.ndarray, links_b: np.ndarray, force_a: np.ndarray
     ) -> tuple[dict[str, float], int | None]:
         """Contact forces (N) between the object and each part ("left_hand", "right_hand",
-        "body") from this physics step's contacts between them (``contacts_with``), and a
-        hand link touching it, if any."""
+        "body") from this physics step's contacts between them in one environment
+        (``sim.execute.StepReadings.contacts``), and a hand link touching it, if any."""
         forces: dict[str, float] = {}
         hand_link = None
         force = force_a.reshape(-1, 3)
@@ -166,20 +203,46 @@ class G1Body:
                 hand_link = link
         return forces, hand_link
 
-    def grasp(self, hand_link: int, hazard: Any, scene: Any) -> bool:
-        """Close the hand on the object (a weld between the hand link and the object), once.
+    def grasp(self, hand_link: int, hazard: Any, scene: Any, env: int = 0) -> bool:
+        """Close the hand on the object in one environment (a weld between the hand link and
+        the object), once.
 
         Menagerie's G1 has rubber fists, not Dex3 hands: the grasp stands in for the fingers
         closing when a hand meets an object it can hold (``sim.execute.graspable``)."""
-        if self._weld is not None:
+        if env in self._welds:
             return False
-        self._weld = (hand_link, hazard.links[0].idx)
-        scene.sim.rigid_solver.add_weld_constraint(*self._weld)
+        weld = (hand_link, hazard.links[0].idx)
+        where = {"envs_idx": [env]} if self.batched else {}
+        scene.sim.rigid_solver.add_weld_constraint(*weld, **where)
+        self._welds[env] = weld
         return True
 
+    def holding(self, env: int = 0) -> bool:
+        return env in self._welds
+
     def release(self, scene: Any) -> None:
-        """Open the hand again (the weld is the model's, not the state's: restoring the freeze
-        keeps it), so that the next execution from the freeze starts as the first did."""
-        if self._weld is not None:
-            scene.sim.rigid_solver.delete_weld_constraint(*self._weld)
-            self._weld = None
+        """Open every hand again (the weld is the model's, not the state's: restoring the
+        freeze keeps it), so that the next execution from the freeze starts as the first did."""
+        for env, weld in sorted(self._welds.items()):
+            where = {"envs_idx": [env]} if self.batched else {}
+            scene.sim.rigid_solver.delete_weld_constraint(*weld, **where)
+        self._welds = {}
+
+
+def _in_g1_order(
+    command: JointCommand,
+) -> tuple[list[float], tuple[tuple[float, ...], tuple[float, ...]]]:
+    """A command's targets and gains in ``G1_JOINTS`` order."""
+    if command.names != G1_JOINTS:
+        index = {name: i for i, name in enumerate(command.names)}
+        missing = [n for n in G1_JOINTS if n not in index]
+        if missing:
+            raise ValueError(f"a G1 command lacks joints {missing}")
+        order = [index[n] for n in G1_JOINTS]
+        positions = [command.positions[i] for i in order]
+        gains = (tuple(command.kp[i] for i in order), tuple(command.kd[i] for i in order))
+    else:
+        positions, gains = list(command.positions), (command.kp, command.kd)
+    if not gains[0] or not gains[1]:
+        raise ValueError("a G1 command needs PD gains (kp, kd) for every joint")
+    return positions, gains

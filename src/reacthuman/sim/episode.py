@@ -47,6 +47,8 @@ from reacthuman.sim.mjcf import floor_document, object_document, world_document
 from reacthuman.sim.settings import DT, RenderSettings
 from reacthuman.spine.command import CONTROL_PERIOD
 
+MIN_ENVS = 2  # environments of every scene (module docstring of ``Simulator``)
+MAX_ENVS = 8  # plans executed side by side; more run in turns
 LIGHT_SCALE = 3.0  # spec intensities are relative; Genesis's directional lights want ~3
 
 
@@ -104,6 +106,7 @@ class Episode:
     objects: dict[str, _Placed]
     cameras: dict[CameraName, Any]
     starts_on_floor: bool
+    envs: int = MIN_ENVS  # environments: one per plan executed side by side (``Simulator.build``)
     g1: Any = None  # sim.body.G1Body when the scene has the G1
     stand: Callable[[Any], Any] | None = None  # the G1's controller while it stands
     freeze_state: Any = None
@@ -132,7 +135,7 @@ class Episode:
         """The hazard's (first) link, as its entity's getters give it: read every physics
         step of the play and the ground-truth roll-out."""
         pos, quat = self._hazard_poses.read()
-        return tuple(pos[0].tolist()), tuple(quat[0].tolist())
+        return tuple(pos[0, 0].tolist()), tuple(quat[0, 0].tolist())
 
     def hazard_point(self) -> tuple[float, float, float]:
         pos, quat = self._hazard_link()
@@ -148,17 +151,20 @@ class Episode:
             quat_mul(quat, placed.frame),
         )
 
-    def hazard_contacts(self) -> tuple[dict[str, Any], np.ndarray, bool]:
-        """This step's contacts (the collider's, read once), which of them involve the hazard,
-        and whether one of those is with the floor (as ``get_contacts(with_entity=)`` finds
-        it)."""
-        data = self.scene.sim.rigid_solver.collider.get_contacts(as_tensor=True, to_torch=True)
-        geom_a, geom_b = _np(data["geom_a"]), _np(data["geom_b"])
-        mine = touching(geom_a, geom_b, self.hazard.entity)
-        return data, mine, bool((mine & touching(geom_a, geom_b, self.floor)).any())
+    def hazard_contacts(self) -> list[tuple[Contacts, np.ndarray, bool]]:
+        """This step's contacts in each environment (``step_contacts``), which of them
+        involve the hazard, and whether one of those is with the floor (as
+        ``get_contacts(with_entity=)`` finds it)."""
+        out = []
+        for contacts in step_contacts(self.scene):
+            mine = touching(contacts.geom_a, contacts.geom_b, self.hazard.entity)
+            floor = touching(contacts.geom_a, contacts.geom_b, self.floor)
+            out.append((contacts, mine, bool((mine & floor).any())))
+        return out
 
     def hazard_on_floor(self) -> bool:
-        return self.hazard_contacts()[2]
+        """In environment 0 (the play's: every environment plays alike)."""
+        return self.hazard_contacts()[0][2]
 
     def hazard_landed(self) -> bool:
         """Whether the hazard has come down to the floor: its first floor contact, or, for one
@@ -188,10 +194,11 @@ class Episode:
             if obj.joint is None:
                 # A free joint's angular velocity is in the body's own frame.
                 spin = rotate_into(obj.pose.quat, obj.ang_vel)
-                placed.entity.set_dofs_velocity(np.asarray([*obj.lin_vel, *spin]))
+                velocity = np.asarray([*obj.lin_vel, *spin])
             else:
                 rate = sum(a * w for a, w in zip(obj.joint.axis, obj.ang_vel, strict=True))
-                placed.entity.set_dofs_velocity(np.asarray([rate]))
+                velocity = np.asarray([rate])
+            placed.entity.set_dofs_velocity(np.tile(velocity, (self.envs, 1)))
 
     def _stand(self, tick: int) -> None:
         """One control tick of the G1 standing under its controller (zero command)."""
@@ -250,7 +257,7 @@ class Episode:
                 t = frame_steps[step]
                 started = time.perf_counter()
                 for name, camera in self.cameras.items():
-                    self.frames[(name, t)] = _np(camera.render(rgb=True)[0]).copy()
+                    self.frames[(name, t)] = rendered(camera)
                 if self.g1 is not None:
                     self.g1_states[t] = self.g1.state(0, t)
                 self.seconds["render"] += time.perf_counter() - started
@@ -298,9 +305,41 @@ class Episode:
         for name, placed in self.objects.items():
             if name == self.spec.primary_hazard:
                 continue
-            lo, hi = _np(placed.entity.get_AABB()).tolist()
+            lo, hi = _np(placed.entity.get_AABB())[0].tolist()  # environment 0
             out.append(obstacle(name, lo, hi))
         return out
+
+
+@dataclass(frozen=True)
+class Contacts:
+    """One environment's contacts of a physics step: geoms and links A and B, the force on
+    A (as the collider's ``get_contacts`` gives them)."""
+
+    geom_a: np.ndarray
+    geom_b: np.ndarray
+    link_a: np.ndarray
+    link_b: np.ndarray
+    force: np.ndarray
+
+
+def step_contacts(scene: Any) -> list[Contacts]:
+    """This physics step's contacts, environment by environment, read once: padded to the
+    collider's capacity and cut at each environment's own count (in a batched scene the
+    trimmed lists keep stale rows past an environment's count)."""
+    data = scene.sim.rigid_solver.collider.get_contacts(
+        as_tensor=True, to_torch=True, is_padded=True
+    )
+    counts = _np(data["n_contacts"]).reshape(-1)
+    fields = {k: _np(data[k]) for k in ("geom_a", "geom_b", "link_a", "link_b", "force")}
+    if fields["geom_a"].ndim == 1:  # unbatched
+        fields = {k: v[None] for k, v in fields.items()}
+    return [Contacts(*(fields[k][env, : int(n)] for k in fields)) for env, n in enumerate(counts)]
+
+
+def rendered(camera: Any) -> np.ndarray:
+    """A camera's RGB frame of environment 0 (the only one a batched scene renders)."""
+    rgb = _np(camera.render(rgb=True)[0])
+    return (rgb[0] if rgb.ndim == 4 else rgb).copy()
 
 
 def touching(geom_a: np.ndarray, geom_b: np.ndarray, entity: Any) -> np.ndarray:
@@ -373,7 +412,14 @@ def standing(controller: Any, spec: SceneSpec) -> Callable[[Any], Any] | None:
 
 
 class Simulator:
-    """Builds episodes from specs; one per process."""
+    """Builds episodes from specs; one per process.
+
+    Every scene is batched, with an environment for each plan executed side by side from its
+    freeze (``sim.execute.execute_all``), and at least two: Genesis steps a scene of one
+    environment (or none) along another path than a batch, and the two differ in the last
+    bits, while batches of any size agree bit for bit. So a plan's execution is the same
+    whichever plans share its scene. Every environment plays alike to the freeze; the
+    cameras render environment 0."""
 
     def __init__(self) -> None:
         self.gs = genesis()
@@ -383,9 +429,12 @@ class Simulator:
         spec: SceneSpec,
         settings: RenderSettings,
         stand: Callable[[Any], Any] | None = None,
+        envs: int = MIN_ENVS,
     ) -> Episode:
         """Build a scene; with ``stand`` (the G1's controller at a zero command) the G1 stands
-        at the observer from the start and is in every view."""
+        at the observer from the start and is in every view. ``envs``: how many plans will
+        execute side by side (``MIN_ENVS`` to ``MAX_ENVS``)."""
+        envs = min(max(envs, MIN_ENVS), MAX_ENVS)
         gs = self.gs
         from genesis.options.vis import DirectionalLight
 
@@ -399,11 +448,14 @@ class Simulator:
         ]
         scene = gs.Scene(
             sim_options=gs.options.SimOptions(dt=DT),
+            # Each environment its own PD gains: each plan's execution sets its own.
+            rigid_options=gs.options.RigidOptions(batch_dofs_info=True),
             vis_options=gs.options.VisOptions(
                 background_color=tuple(spec.room.wall_color),
                 ambient_light=tuple(spec.lighting.ambient),
                 lights=lights,
                 shadow=True,
+                rendered_envs_idx=[0],
             ),
             show_viewer=False,
         )
@@ -457,7 +509,7 @@ class Simulator:
             )
             for cam in spec.cameras
         }
-        scene.build()
+        scene.build(n_envs=envs)
         hazard = spec.hazard
         lowest = min(
             c[2] for c in box_corners(hazard.pose.pos, hazard.shape.size, hazard.pose.quat)
@@ -469,7 +521,9 @@ class Simulator:
 
             g1 = G1Body(robot)
             g1.stand_up()
-        return Episode(spec, settings, scene, floor, objects, cameras, on_floor, g1=g1, stand=stand)
+        return Episode(
+            spec, settings, scene, floor, objects, cameras, on_floor, envs=envs, g1=g1, stand=stand
+        )
 
     def destroy(self, episode: Episode) -> None:
         """Free a scene. Genesis forces a full garbage collection inside ``Scene.destroy`` (a
