@@ -29,6 +29,9 @@ def advice(exc: sqlite3.Error) -> str:
     )
 
 
+BUSY_TIMEOUT = 30.0  # s a connection waits for another process's lock (sqlite's default: 5)
+
+
 @contextmanager
 def errors(path: Path, doing: str) -> Iterator[None]:
     """sqlite3 errors inside, as a StoreError: '<path>: <doing> (<why>); <what to do>'."""
@@ -43,7 +46,11 @@ def connect(path: Path, *pragmas: str) -> sqlite3.Connection:
     first statement is what finds a file that is not a database."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        # Several processes of a run open its stores at once (a bench's worker graphs):
+        # setting the journal mode waits for the others' locks, up to BUSY_TIMEOUT.
+        db = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+        )
     except (OSError, sqlite3.Error) as exc:
         raise StoreError(f"{path}: cannot be opened ({exc})") from None
     with errors(path, "cannot be opened"):

@@ -190,9 +190,11 @@ class BrainNode(ReactNode):
             self.decided.put((run_id, observation.scene_id, name), decision)
 
     def destroy_node(self) -> None:
-        with self._publishing:
-            self._closed = True
-        self.runner.close()
+        if hasattr(self, "_publishing"):  # absent when __init__ failed (a store it cannot open)
+            with self._publishing:
+                self._closed = True
+        if hasattr(self, "runner"):
+            self.runner.close()
         super().destroy_node()
 
 
