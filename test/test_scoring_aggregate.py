@@ -146,6 +146,34 @@ def test_a_results_file_that_cannot_be_written_is_found_before_any_work(tmp_path
         sqlite_store.check_writable(db, tmp_path / "results.sqlite", "scores")
 
 
+def test_a_store_opened_while_another_process_writes_waits_instead_of_failing(tmp_path):
+    """SQLite answers 'database is locked' at once, without its busy wait, to a connection that
+    turns a file to WAL while another holds a write lock (a bench's worker graphs open the run's
+    stores together); the store waits for the lock instead."""
+    import sqlite3
+    import threading
+    import time
+
+    from reacthuman.brain.store import ResponseStore
+
+    path = tmp_path / "responses.sqlite"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("CREATE TABLE other (x)")
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO other VALUES (1)")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):  # what SQLite alone does
+        sqlite3.connect(path, timeout=30, isolation_level=None).execute("PRAGMA journal_mode=WAL")
+    release = threading.Timer(0.3, other.execute, args=("COMMIT",))
+    release.start()
+    began = time.monotonic()
+    store = ResponseStore(path)
+    assert time.monotonic() - began >= 0.25
+    store.check_writable()
+    store.close()
+    release.join()
+    other.close()
+
+
 def test_a_stored_row_that_no_longer_reads_as_a_score_counts_as_not_scored(tmp_path):
     store = ResultsStore(tmp_path / "results.sqlite")
     store.put(row(0, "m", C, D))
