@@ -1,7 +1,7 @@
 """Where a bench's Genesis scenes live: a worker process replaced every N episodes.
 
 Genesis keeps native memory for every scene it builds, even after the scene is destroyed
-(about 40 MB a scene here), so a process that plays thousands of episodes grows without end.
+(about 30 MB a scene here), so a process that plays thousands of episodes grows without end.
 ``observe`` bounds it by renewing its worker processes; the simulator node does the same with
 an ``EpisodeWorker``: the scene is built, played, executed and destroyed in a child process,
 and after ``episodes_per_process`` episodes that process is replaced by a fresh one. What the
@@ -42,7 +42,9 @@ from reacthuman.spine.controller import Controller, controller_name, make_contro
 from reacthuman.spine.outcome import ExecutionOutcome
 from reacthuman.spine.standin import STANDIN_NAME
 
-EPISODES_PER_PROCESS = 20  # the simulator node's default: ~40 MB a scene, ~0.8 GB at most
+# Scenes a worker process plays before a fresh one replaces it: ~30 MB a scene (7
+# environments, 640x360), ~1.2 GB at most; a fresh process costs ~19 s (BENCHMARKS part 10).
+EPISODES_PER_PROCESS = 40
 
 
 @dataclass(frozen=True)
@@ -200,11 +202,13 @@ class SceneHost:
             asked = commands_for
 
             def relay(states: list[JointState]) -> list[JointCommand]:
-                pose = None
-                if body is not None and pose_every and states[0].tick % pose_every == 0:
-                    poses = [body_pose(body, env) for env in range(len(states))]
-                    return asked([Tick(s, p) for s, p in zip(states, poses, strict=True)])
-                return asked([Tick(state, pose) for state in states])
+                posed = body is not None and pose_every and states[0].tick % pose_every == 0
+                return asked(
+                    [
+                        Tick(state, body_pose(body, env) if posed and body else None)
+                        for env, state in enumerate(states)
+                    ]
+                )
 
         if relay is not None and self.physical:
             return execute_decisions(self.played, decisions, self.name, relay)

@@ -69,7 +69,7 @@ def add_parser(commands: Any) -> None:
         "--episodes-per-process",
         type=int,
         help="scenes played in one Genesis worker process before a fresh one replaces it, "
-        "keeping memory flat (default 20, from the parameter file; 0: in this process)",
+        "keeping memory flat (default 40, from the parameter file; 0: in this process)",
     )
     bench.add_argument(
         "--workers",

@@ -430,13 +430,18 @@ class SimNode(ReactNode):
                     asked.append((ep, self._decide(ep), freeze_ns, self.timings[-1]))
                     # A second of clock between episodes.
                     clock_ns = freeze_ns + convert.seconds_to_ns(staged.duration) + convert.NS
-                outcomes = self._execute_side_by_side(asked, staged, host)  # type: ignore[arg-type]
-                for (ep, _decision, freeze_ns, timing), outcome in zip(
+                assert staged is not None  # the batch's first episode played it
+                outcomes = self._execute_side_by_side(asked, staged, host)
+                # Every outcome goes out before the first score is awaited: the scorer
+                # scores them one after another while the next round trip is under way.
+                for (ep, _decision, freeze_ns, _timing), outcome in zip(
                     asked, outcomes, strict=True
                 ):
-                    end_ns = freeze_ns + convert.seconds_to_ns(staged.duration)  # type: ignore[union-attr]
+                    end_ns = freeze_ns + convert.seconds_to_ns(staged.duration)
                     self.clock_pub.publish(convert.clock(end_ns))
-                    self._score(ep, outcome, timing)
+                    self._send_outcome(ep, outcome)
+                for ep, _decision, _freeze_ns, timing in asked:
+                    self._await_score(ep, timing)
                     self.episodes_done += 1
                 if self.stop_requested:
                     break
@@ -710,9 +715,17 @@ class SimNode(ReactNode):
 
     def _score(self, ep: EpisodeSlot, outcome: ExecutionOutcome, timing: dict[str, Any]) -> None:
         """The outcome to the scorer, and its score row back (``timing``: the episode's)."""
+        self._send_outcome(ep, outcome)
+        self._await_score(ep, timing)
+
+    def _send_outcome(self, ep: EpisodeSlot, outcome: ExecutionOutcome) -> None:
         self.outcome_pub.publish(
             convert.to_string(c.OutcomeMessage(**ep.envelope, outcome=outcome))
         )
+
+    def _await_score(self, ep: EpisodeSlot, timing: dict[str, Any]) -> None:
+        """The episode's score row, from the scorer (``timing``: the episode's, written to
+        the run's timings file)."""
         score_timeout = float(self.param("score_timeout"))
         scoring = time.perf_counter()
         row = self.await_mail(("score", ep.episode), score_timeout)

@@ -151,12 +151,12 @@ class Episode:
             quat_mul(quat, placed.frame),
         )
 
-    def hazard_contacts(self) -> list[tuple[Contacts, np.ndarray, bool]]:
-        """This step's contacts in each environment (``step_contacts``), which of them
-        involve the hazard, and whether one of those is with the floor (as
+    def hazard_contacts(self, envs: int | None = None) -> list[tuple[Contacts, np.ndarray, bool]]:
+        """This step's contacts in each environment (the first ``envs``: ``step_contacts``),
+        which of them involve the hazard, and whether one of those is with the floor (as
         ``get_contacts(with_entity=)`` finds it)."""
         out = []
-        for contacts in step_contacts(self.scene):
+        for contacts in step_contacts(self.scene, envs):
             mine = touching(contacts.geom_a, contacts.geom_b, self.hazard.entity)
             floor = touching(contacts.geom_a, contacts.geom_b, self.floor)
             out.append((contacts, mine, bool((mine & floor).any())))
@@ -164,7 +164,7 @@ class Episode:
 
     def hazard_on_floor(self) -> bool:
         """In environment 0 (the play's: every environment plays alike)."""
-        return self.hazard_contacts()[0][2]
+        return self.hazard_contacts(envs=1)[0][2]
 
     def hazard_landed(self) -> bool:
         """Whether the hazard has come down to the floor: its first floor contact, or, for one
@@ -322,18 +322,22 @@ class Contacts:
     force: np.ndarray
 
 
-def step_contacts(scene: Any) -> list[Contacts]:
-    """This physics step's contacts, environment by environment, read once: padded to the
-    collider's capacity and cut at each environment's own count (in a batched scene the
-    trimmed lists keep stale rows past an environment's count)."""
+def step_contacts(scene: Any, envs: int | None = None) -> list[Contacts]:
+    """This physics step's contacts, environment by environment (the first ``envs`` of them;
+    None: all), read once: padded to the collider's capacity and cut at each environment's
+    own count (in a batched scene the trimmed lists keep stale rows past an environment's
+    count)."""
     data = scene.sim.rigid_solver.collider.get_contacts(
         as_tensor=True, to_torch=True, is_padded=True
     )
-    counts = _np(data["n_contacts"]).reshape(-1)
-    fields = {k: _np(data[k]) for k in ("geom_a", "geom_b", "link_a", "link_b", "force")}
-    if fields["geom_a"].ndim == 1:  # unbatched
-        fields = {k: v[None] for k, v in fields.items()}
-    return [Contacts(*(fields[k][env, : int(n)] for k in fields)) for env, n in enumerate(counts)]
+    names = ("geom_a", "geom_b", "link_a", "link_b", "force")
+    if data["geom_a"].ndim == 1:  # unbatched
+        counts = _np(data["n_contacts"]).reshape(-1)
+        fields = {k: _np(data[k])[None] for k in names}
+    else:
+        counts = _np(data["n_contacts"][:envs]).reshape(-1)
+        fields = {k: _np(data[k][:envs]) for k in names}
+    return [Contacts(*(fields[k][env, : int(n)] for k in names)) for env, n in enumerate(counts)]
 
 
 def rendered(camera: Any) -> np.ndarray:
