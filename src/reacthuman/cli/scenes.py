@@ -1,4 +1,4 @@
-"""``reacthuman scenes generate | validate | validity | sheet | show | families``."""
+"""``reacthuman scenes generate | validate | validity | sheet | show | families | risks``."""
 
 from __future__ import annotations
 
@@ -129,6 +129,18 @@ def add_parser(commands: Any) -> None:
         "families", help="list the 17 event families", description="List the 17 event families."
     )
     fams.set_defaults(func=cmd_scenes_families)
+
+    risks = scene_commands.add_parser(
+        "risks",
+        help="check and summarise a risk-memory bank",
+        description="Check a household risk-memory bank (ICAT's units: conditions, "
+        "consequence with severity, prevention, reference; the families, rooms and catalogue "
+        "objects that stage them) and print what it covers: the packaged one, or --bank FILE "
+        "(a bad unit is named with its field).",
+    )
+    risks.add_argument("--bank", help="a bank file (default: the packaged assets/risk_memory.json)")
+    risks.add_argument("--list", action="store_true", help="also list every unit")
+    risks.set_defaults(func=cmd_scenes_risks)
 
 
 def cmd_scenes_generate(args: argparse.Namespace) -> int:
@@ -314,4 +326,37 @@ def cmd_scenes_families(_args: argparse.Namespace) -> int:
         sampler = REGISTRY[family]
         pace = "gravity" if sampler.gravity_paced else "swept"
         print(f"  {family.value:<18}{sampler.archetype:<14}{pace:<10}{sampler.summary}")
+    return 0
+
+
+def cmd_scenes_risks(args: argparse.Namespace) -> int:
+    from collections import Counter
+
+    from reacthuman.authoring.risk_memory import BankError, Severity, load_bank
+    from reacthuman.scenes.spec import Family
+
+    try:
+        bank = load_bank(args.bank)
+    except BankError as exc:
+        raise CliError(str(exc)) from None
+    units = bank.units
+    grades = Counter(u.severity for u in units)
+    print(f"risk-memory bank {bank.bank_version}: {len(units)} units")
+    print("  severity   " + ", ".join(f"{g.value} {grades[g]}" for g in Severity))
+    print(f"  {'family':<18}{'units':>6}  {'low':>4}{'medium':>7}{'high':>5}")
+    for family in Family:
+        mine = [u for u in units if family in u.families]
+        counts = Counter(u.severity for u in mine)
+        print(
+            f"  {family.value:<18}{len(mine):>6}  {counts[Severity.low]:>4}"
+            f"{counts[Severity.medium]:>7}{counts[Severity.high]:>5}"
+        )
+    uncovered = [f.value for f in Family if not any(f in u.families for u in units)]
+    if uncovered:
+        print(f"  no unit for: {', '.join(uncovered)}")
+    if args.list:
+        for unit in units:
+            print(f"\n{unit.id} [{unit.severity.value}] {unit.title}")
+            print(f"  families: {', '.join(unit.families)}; objects: {', '.join(unit.objects)}")
+            print(f"  source: {unit.reference.source}")
     return 0
