@@ -355,3 +355,33 @@ def test_a_bad_scene_is_that_scenes_error_and_no_file_outside_it_is_sent(
     assert "observation.json: not UTF-8" in undecodable
     assert "cannot read its frames" in missing and "frames" in missing
     assert "3 scenes could not be decided" in result.stderr
+
+
+def test_a_scenes_brains_each_get_its_frames_and_observation_and_no_leftovers(observed, tmp_path):
+    """The frames are encoded once for all of a scene's brains (``write_observations``);
+    each brain folder still holds exactly what one brain alone would have been given."""
+    import cv2
+
+    from reacthuman.run_folder import write_observation, write_observations
+
+    source = brain_folder(find_scenes(observed)[0])
+    observation = Observation.model_validate_json((source / "observation.json").read_text())
+    frames = {
+        (frame.view, frame.t): cv2.imread(str(source / frame.file))[:, :, ::-1]
+        for frame in observation.frames
+    }
+    alone = write_observation(tmp_path / "alone", observation, frames)
+    scenes = [tmp_path / name for name in ("a", "b", "c")]
+    (brain_folder(scenes[1]) / "frames").mkdir(parents=True)
+    (brain_folder(scenes[1]) / "frames" / "stale.png").write_bytes(b"from an earlier run")
+    folders = write_observations(scenes, observation, frames)
+
+    def files(folder):
+        return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+    assert folders == [brain_folder(scene) for scene in scenes]
+    assert len(files(alone)) == len(frames) + 1
+    assert all(files(folder) == files(alone) for folder in folders)
+    for (view, t), image in frames.items():  # the pixels, not only the same bytes
+        (frame,) = [f for f in observation.frames if (f.view, f.t) == (view, t)]
+        assert (cv2.imread(str(folders[2] / frame.file))[:, :, ::-1] == image).all()

@@ -22,7 +22,7 @@ from reacthuman.run_folder import (
     TIMINGS_FILE,
     episode_folder,
     write_decision,
-    write_observation,
+    write_observations,
 )
 from reacthuman.runner import DEFAULT_BRAIN_TIMEOUT, BrainRunner
 from reacthuman.scenes.spec import SceneSpec
@@ -85,8 +85,7 @@ def run_direct(
             try:
                 started = time.perf_counter()
                 folders = [episode_folder(run, brain.name, spec.scene_id) for brain in todo]
-                for folder in folders:
-                    write_observation(folder, staged.observation, staged.frames)
+                write_observations(folders, staged.observation, staged.frames)
                 decisions = deciding.decide_all(
                     todo, staged.observation, folders, timeout, staged.truth
                 )

@@ -59,15 +59,26 @@ def write_observation(scene: Path, observation: Observation, frames: Frames) -> 
     """The brain's view of a scene as files in its brain folder, ``<scene>/observation``:
     ``observation.json`` and the PNG frames, nothing else (a rerun's leftovers are removed).
     Returns the brain folder."""
-    from reacthuman.sim.observe import write_png
+    return write_observations([scene], observation, frames)[0]
 
-    folder = brain_folder(scene)
-    shutil.rmtree(folder, ignore_errors=True)
-    (folder / FRAMES_DIR).mkdir(parents=True)
-    for (view, t), image in frames.items():
-        write_png(folder / FRAMES_DIR / frame_name(view, t), image)
-    (folder / OBSERVATION_FILE).write_text(observation.to_json())
-    return folder
+
+def write_observations(scenes: list[Path], observation: Observation, frames: Frames) -> list[Path]:
+    """``write_observation`` for several episodes of one scene (a brain each), the frames
+    encoded once for all of them: PNG encoding is most of the cost."""
+    from reacthuman.sim.observe import png_bytes
+
+    encoded = {frame_name(view, t): png_bytes(image) for (view, t), image in frames.items()}
+    text = observation.to_json()
+    folders = []
+    for scene in scenes:
+        folder = brain_folder(scene)
+        shutil.rmtree(folder, ignore_errors=True)
+        (folder / FRAMES_DIR).mkdir(parents=True)
+        for name, data in encoded.items():
+            (folder / FRAMES_DIR / name).write_bytes(data)
+        (folder / OBSERVATION_FILE).write_text(text)
+        folders.append(folder)
+    return folders
 
 
 def write_decision(folder: Path, decision: Decision) -> None:

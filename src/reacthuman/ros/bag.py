@@ -11,6 +11,7 @@ bag's error, never a wrong score.
 
 from __future__ import annotations
 
+import functools
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,10 +24,21 @@ PARTIAL = ".partial"
 TF_IN_BAG = "/tf"
 
 
+@functools.cache
 def _typestore() -> Any:
+    """One type store per process: ``get_typestore`` builds a fresh one at every call, and a
+    store compiles its (de)serializers at first use (tens of ms a bag, at every bag)."""
     from rosbags.typesys import Stores, get_typestore
 
     return get_typestore(Stores.ROS2_KILTED)
+
+
+@functools.cache
+def _definition(msgtype: str) -> tuple[str, str]:
+    """A message type's definition text and RIHS01 hash, as a bag's connection records
+    them (computed once per process, not for each of a bag's connections)."""
+    store = _typestore()
+    return store.generate_msgdef(msgtype, ros_version=2)[0], store.hash_rihs01(msgtype)
 
 
 class EpisodeBag:
@@ -63,7 +75,10 @@ class EpisodeBag:
                 else:
                     name, msgtype = topic, contract.TOPIC[topic].type
                 if name not in connections:
-                    connections[name] = writer.add_connection(name, msgtype, typestore=store)
+                    msgdef, rihs01 = _definition(msgtype)
+                    connections[name] = writer.add_connection(
+                        name, msgtype, msgdef=msgdef, rihs01=rihs01
+                    )
                 writer.write(connections[name], ns, raw)
         for storage in self.partial.glob("*.mcap"):
             mcap_crc.seal(storage)

@@ -28,7 +28,7 @@ from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import Mailbox, ReactNode
 from reacthuman.ros.graph import run_node_process
-from reacthuman.run_folder import episode_folder, write_decision, write_observation
+from reacthuman.run_folder import episode_folder, write_decision, write_observations
 from reacthuman.runner import BrainRunner
 from reacthuman.scenes.truth import GroundTruth
 
@@ -180,8 +180,7 @@ class BrainNode(ReactNode):
         """Each named brain's decision on the observation, made together, into ``decided``."""
         run_dir = Path(self.param("run_dir"))
         folders = [episode_folder(run_dir, name, observation.scene_id) for name in names]
-        for folder in folders:
-            write_observation(folder, observation, frames)
+        write_observations(folders, observation, frames)
         brains = [self.brains[name] for name in names]
         timeout = float(self.param("brain_timeout"))
         decisions = self.runner.decide_all(brains, observation, folders, timeout, truth)

@@ -102,14 +102,18 @@ def observation_for(spec: SceneSpec, settings: RenderSettings, legend: bool = Fa
     )
 
 
-def write_png(path: Path, image: np.ndarray) -> None:
-    """Deterministic PNG bytes (same pixels, same file) without extra metadata."""
+def png_bytes(image: np.ndarray) -> bytes:
+    """Deterministic PNG bytes of an RGB frame (same pixels, same bytes), no extra metadata."""
     import cv2
 
     ok, data = cv2.imencode(".png", np.ascontiguousarray(image[:, :, ::-1]))
     if not ok:
-        raise RuntimeError(f"cannot encode {path.name}")
-    path.write_bytes(data.tobytes())
+        raise RuntimeError(f"cannot encode a {image.shape} frame as PNG")
+    return bytes(data.tobytes())
+
+
+def write_png(path: Path, image: np.ndarray) -> None:
+    path.write_bytes(png_bytes(image))
 
 
 class Observer:
