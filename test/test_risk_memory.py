@@ -52,6 +52,10 @@ def _bank_with(tmp_path, change):
         (lambda u: u.update(severity="fatal"), r"severity: Input should be 'low', 'medium'"),
         (lambda u: u.update(objects=["grand_piano"]), r"'grand_piano' is not in the catalogue"),
         (lambda u: u.update(objects=["steel_apple"]), r"adversarial look-alike.*'apple'"),
+        (
+            lambda u: u.update(families=["ladder_slip"]),
+            r"families: ladder_slip cannot stage any of its objects.*it stages aluminium_ladder",
+        ),
         (lambda u: u.pop("reference"), r"reference: Field required"),
         (lambda u: u.update(prevention="x" * 5000), r"prevention: String should have at most"),
         (lambda u: u.update(origin="made up"), r"origin: Extra inputs are not permitted"),

@@ -9,7 +9,8 @@ scene rests on a documented hazard instead of one a model imagined.
 
 The bank is a versioned data file (``assets/risk_memory.json``); a user's own bank is checked
 by the same rules: every unit names only families, rooms and catalogue objects that exist,
-ids are unique, and a problem is reported with the unit's id and field.
+ids are unique, each family a unit names can stage at least one of its objects, and a problem
+is reported with the unit's id and field.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from reacthuman.assets import assets_dir
 from reacthuman.scenes.catalogue import Catalogue, default_catalogue
+from reacthuman.scenes.generate import pinnable_objects
 from reacthuman.scenes.spec import Family, RoomType
 
 BANK_FILE = "risk_memory.json"
@@ -133,6 +135,13 @@ def parse_bank(data: object, source: str, catalogue: Catalogue | None = None) ->
                 raise BankError(
                     f"{source}: unit {unit.id!r}: objects: {obj!r} is an adversarial look-alike; "
                     f"name the genuine object it imitates ({catalogue.get(obj).imitates!r})"
+                )
+        for family in unit.families:  # a family the unit names must be able to stage it
+            if not set(unit.objects) & set(pinnable_objects(family, catalogue)):
+                raise BankError(
+                    f"{source}: unit {unit.id!r}: families: {family.value} cannot stage any of "
+                    f"its objects {unit.objects}; it stages "
+                    + ", ".join(sorted(pinnable_objects(family, catalogue)))
                 )
     try:
         return RiskBank.model_validate({**data, "units": units})

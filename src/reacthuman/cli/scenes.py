@@ -1,4 +1,5 @@
-"""``reacthuman scenes generate | validate | validity | sheet | show | families | risks``."""
+"""``reacthuman scenes generate | author | validate | validity | sheet | show | families |
+risks``."""
 
 from __future__ import annotations
 
@@ -141,6 +142,40 @@ def add_parser(commands: Any) -> None:
     risks.add_argument("--bank", help="a bank file (default: the packaged assets/risk_memory.json)")
     risks.add_argument("--list", action="store_true", help="also list every unit")
     risks.set_defaults(func=cmd_scenes_risks)
+
+    author = scene_commands.add_parser(
+        "author",
+        help="scenes from words, grounded in the risk-memory bank",
+        description="Author scenes from descriptions ('a cast-iron pan slides off the counter "
+        "while someone is cooking') or from a scenario ('kitchen, G1 humanoid') and a count: "
+        "risk-memory units are retrieved for each, a planner selects the family, catalogue "
+        "object, room and causal chain with its severity, and the seeded randomizer stages "
+        "the selection as a validated scene. The offline planner needs no model. A "
+        "description that cannot be staged is rejected with the reason; the set holds the "
+        "rest, and authored.json says what became of each. Same arguments, same bytes.",
+    )
+    author.add_argument("descriptions", nargs="*", metavar="DESCRIPTION")
+    author.add_argument("--file", metavar="FILE", help="descriptions, one per line (# comments)")
+    author.add_argument("--scenario", help='a room and the robot, e.g. "kitchen, G1 humanoid"')
+    author.add_argument(
+        "--count", type=positive_int, metavar="N", help="scenes for --scenario (default 20)"
+    )
+    author.add_argument("--out", required=True, help="output folder (replaced if it holds a set)")
+    author.add_argument(
+        "--bank", help="a risk-memory bank file (default: the packaged assets/risk_memory.json)"
+    )
+    author.add_argument(
+        "--index-cache",
+        metavar="DIR",
+        help="where the bank's embeddings are cached (default ~/.cache/reacthuman/risk-index)",
+    )
+    author.add_argument(
+        "--first-seed",
+        type=non_negative_int,
+        metavar="S",
+        help="the first authored seed (default 500000; each selection takes a block of seeds)",
+    )
+    author.set_defaults(func=cmd_scenes_author)
 
 
 def cmd_scenes_generate(args: argparse.Namespace) -> int:
@@ -359,4 +394,107 @@ def cmd_scenes_risks(args: argparse.Namespace) -> int:
             print(f"\n{unit.id} [{unit.severity.value}] {unit.title}")
             print(f"  families: {', '.join(unit.families)}; objects: {', '.join(unit.objects)}")
             print(f"  source: {unit.reference.source}")
+    return 0
+
+
+def _descriptions(args: argparse.Namespace) -> list[str]:
+    texts = list(args.descriptions)
+    if args.file:
+        try:
+            lines = Path(args.file).read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise CliError(f"{args.file}: cannot read: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise CliError(f"{args.file}: not UTF-8 text (byte {exc.start})") from None
+        texts += [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    return texts
+
+
+def cmd_scenes_author(args: argparse.Namespace) -> int:
+    import json
+
+    from reacthuman.authoring import offline
+    from reacthuman.authoring.author import (
+        AUTHORED_FIRST_SEED,
+        Authoring,
+        Rejected,
+        author_scene,
+        manifest_for,
+        scenario_authorings,
+    )
+    from reacthuman.authoring.retrieval import RetrievalError, RiskIndex
+    from reacthuman.authoring.risk_memory import BankError, default_bank, load_bank
+    from reacthuman.authoring.selection import SelectionError
+    from reacthuman.scenes.sets import Scene, SetError, write_set
+
+    texts = _descriptions(args)
+    if args.scenario is None and not texts:
+        raise CliError("give descriptions (or --file), or --scenario with --count")
+    if args.scenario is not None and texts:
+        raise CliError("give descriptions or --scenario, not both")
+    if args.count is not None and args.scenario is None:
+        raise CliError("--count goes with --scenario")
+    try:
+        bank = load_bank(args.bank) if args.bank else default_bank()
+        index = RiskIndex.build(bank, Path(args.index_cache) if args.index_cache else None)
+    except (BankError, RetrievalError) as exc:
+        raise CliError(str(exc)) from None
+    authorings: list[Authoring] = []
+    outcome: list[Authoring | Rejected] = []
+    if args.scenario is not None:
+        try:
+            authorings = scenario_authorings(args.scenario, args.count or 20, index)
+        except SelectionError as exc:
+            raise CliError(str(exc)) from None
+        outcome = list(authorings)
+    for text in texts:
+        try:
+            selection, _hits = offline.plan(text, index)
+        except (SelectionError, RetrievalError) as exc:
+            outcome.append(Rejected(text[:200], str(exc)))
+            continue
+        authoring = Authoring(text.strip(), offline.PLANNER, selection)
+        authorings.append(authoring)
+        outcome.append(authoring)
+    first = AUTHORED_FIRST_SEED if args.first_seed is None else args.first_seed
+    scenes: list[Scene] = []
+    record: list[dict[str, str]] = []
+    for slot, item in enumerate(outcome):
+        if isinstance(item, Rejected):
+            record.append({"description": item.description, "rejected": item.reason})
+            continue
+        try:
+            scene = author_scene(item, slot, first)
+        except SelectionError as exc:
+            record.append({"description": item.description, "rejected": str(exc)})
+            continue
+        scenes.append(scene)
+        record.append({"description": item.description, "scene": scene.spec.scene_id})
+    for entry in record:
+        if "scene" in entry:
+            scene = next(s for s in scenes if s.spec.scene_id == entry["scene"])
+            meta = scene.metadata
+            assert meta.authored is not None
+            print(
+                f"{meta.scene_id:<24} {meta.object:<22} {scene.spec.room.type.value:<12} "
+                f"{meta.authored.severity:<7} {meta.label.value:<16} {entry['description'][:60]}"
+            )
+        else:
+            print(f"rejected: {entry['description'][:70]!r}: {entry['rejected']}")
+    if not scenes:
+        raise CliError("no scene could be authored (reasons above); nothing was written")
+    try:
+        write_set(
+            args.out,
+            manifest_for(scenes),
+            scenes,
+            extra={"authored.json": json.dumps(record, indent=2, ensure_ascii=False) + "\n"},
+        )
+    except SetError as exc:
+        raise CliError(str(exc)) from None
+    rejected = len(record) - len(scenes)
+    print(
+        f"\nwrote {len(scenes)} authored scene(s) to {args.out}"
+        + (f" ({rejected} rejected)" if rejected else "")
+    )
     return 0

@@ -54,6 +54,7 @@ from reacthuman.scenes.spec import (
     Lighting,
     Observer,
     PathPoint,
+    Pin,
     Pose,
     Room,
     SceneObject,
@@ -104,6 +105,31 @@ def sampler_for(family: Family | str) -> FamilySampler:
         raise GenerationError(f"unknown family {family!r} (known: {known})") from None
 
 
+def pinnable_objects(family: Family | str, catalogue: Catalogue | None = None) -> list[str]:
+    """The catalogue objects a family can stage: its pool, and the pool's look-alikes where
+    the window can show an object's mass (elsewhere a look-alike moves exactly like what it
+    imitates, and no one could tell them apart)."""
+    catalogue = catalogue if catalogue is not None else default_catalogue()
+    sampler = sampler_for(family)
+    names = list(sampler.pool)
+    if sampler.shows_mass:
+        names += [o.name for o in adversarial_pool(sampler, catalogue)]
+    return names
+
+
+def check_pin(family: Family | str, pin: Pin, catalogue: Catalogue | None = None) -> None:
+    """A clear error when ``family`` cannot stage ``pin``'s object. Any room type will do:
+    a family's ``rooms`` are where generation places it, and a room's type names the room
+    without changing its physics."""
+    sampler = sampler_for(family)
+    allowed = pinnable_objects(family, catalogue)
+    if pin.object not in allowed:
+        raise GenerationError(
+            f"{sampler.family.value} cannot stage {pin.object!r}; it stages "
+            + ", ".join(sorted(allowed))
+        )
+
+
 def schedule(family: Family | str, seed: int) -> tuple[int, SpeedBand]:
     """The (scene group, speed band) a seed stands for."""
     if seed < 0:
@@ -120,10 +146,13 @@ def _layout(
     rate: float,
     catalogue: Catalogue,
     attempt: int = 0,
+    pin: Pin | None = None,
 ) -> tuple[SampleContext, Layout]:
     """A family's layout for one band. What the group is about (room type, object, whether
     it is adversarial) is drawn from the group's stream; the geometry from a stream per design
-    attempt, so a redrawn design never changes the object."""
+    attempt, so a redrawn design never changes the object. ``pin``: an authored scene's
+    object and room, in place of the drawn ones (drawn all the same, so every later draw is
+    the one the unpinned scene makes)."""
     pick = SeededRng(NAMESPACE, sampler.family.value, group)
     room = pick.choice(sampler.rooms)
     u_adversarial, u_variant = pick.random(), pick.random()
@@ -131,6 +160,8 @@ def _layout(
     variants = adversarial_pool(sampler, catalogue)
     if variants and sampler.shows_mass and u_adversarial < rate:
         hazard = variants[min(int(u_variant * len(variants)), len(variants) - 1)]
+    if pin is not None:
+        room, hazard = pin.room, catalogue.get(pin.object)
     rng = SeededRng(NAMESPACE, sampler.family.value, group, "design", attempt)
     room_height = rng.uniform(*sampler.room_heights)
     floor_friction = rng.uniform(0.5, 0.8)
@@ -239,10 +270,15 @@ def design_problems(sampler: FamilySampler, designs: Sequence[Design]) -> list[s
 
 
 def _design(
-    sampler: FamilySampler, group: int, band: SpeedBand, rate: float, catalogue: Catalogue
+    sampler: FamilySampler,
+    group: int,
+    band: SpeedBand,
+    rate: float,
+    catalogue: Catalogue,
+    pin: Pin | None = None,
 ) -> tuple[SampleContext, Layout, list[Design]]:
     """The first design attempt whose every band leaves a valid decision moment."""
-    found = _group_design(sampler.family, group, band is SpeedBand.gravity, rate, catalogue)
+    found = _group_design(sampler.family, group, band is SpeedBand.gravity, rate, catalogue, pin)
     if isinstance(found, str):
         raise FamilyError(found)
     contexts, designs = found
@@ -252,7 +288,12 @@ def _design(
 
 @lru_cache(maxsize=64)
 def _group_design(
-    family: Family, group: int, gravity: bool, rate: float, catalogue: Catalogue
+    family: Family,
+    group: int,
+    gravity: bool,
+    rate: float,
+    catalogue: Catalogue,
+    pin: Pin | None = None,
 ) -> tuple[list[SampleContext], list[Design]] | str:
     """The designs of a group's bands, or why there are none (cached: the four seeds of a
     group share them)."""
@@ -263,7 +304,7 @@ def _group_design(
         contexts, designs = [], []
         try:
             for band in bands:
-                ctx, layout = _layout(sampler, group, band, rate, catalogue, attempt)
+                ctx, layout = _layout(sampler, group, band, rate, catalogue, attempt, pin)
                 hazard = next(o for o in layout.objects if o.id == layout.primary)
                 contexts.append(ctx)
                 designs.append(Design(band, layout, hazard.mass_kg))
@@ -461,20 +502,24 @@ def generate_scene(
     seed: int,
     adversarial_rate: float = DEFAULT_ADVERSARIAL_RATE,
     catalogue: Catalogue | None = None,
+    pin: Pin | None = None,
 ) -> SceneSpec:
-    """The scene for (family, seed): the same inputs always give a byte-identical spec."""
+    """The scene for (family, seed): the same inputs always give a byte-identical spec.
+    ``pin``: an authored scene's object and room (``check_pin`` says which the family takes)."""
     if not 0.0 <= adversarial_rate <= 1.0:
         raise GenerationError(f"adversarial rate must be in [0, 1], got {adversarial_rate}")
     catalogue = catalogue if catalogue is not None else default_catalogue()
     sampler = sampler_for(family)
     group, band = schedule(sampler.family, seed)
+    if pin is not None:
+        check_pin(sampler.family, pin, catalogue)
     try:
-        ctx, layout, designs = _design(sampler, group, band, adversarial_rate, catalogue)
+        ctx, layout, designs = _design(sampler, group, band, adversarial_rate, catalogue, pin)
         frame = _FramePoints()
         mine = next(d for d in designs if d.band is band)
         for design in designs if layout.frame_all_bands else [mine]:
             frame.add(design.layout, design.window)
-        return _assemble(sampler, seed, group, band, adversarial_rate, ctx, mine, frame)
+        return _assemble(sampler, seed, group, band, adversarial_rate, ctx, mine, frame, pin)
     except ValueError as exc:  # FamilyError, FramingError, pydantic ValidationError
         raise GenerationError(f"{scene_id(sampler.family, seed)}: {exc}") from exc
 
@@ -488,6 +533,7 @@ def _assemble(
     ctx: SampleContext,
     design: Design,
     frame: _FramePoints,
+    pin: Pin | None = None,
 ) -> SceneSpec:
     layout = design.layout
     stage = SeededRng(NAMESPACE, sampler.family.value, group, "stage")
@@ -547,7 +593,7 @@ def _assemble(
         speed_band=band,
         adversarial=hazard.adversarial,
         description=description,
-        generator=GeneratorInfo(version=GENERATOR_VERSION, adversarial_rate=rate),
+        generator=GeneratorInfo(version=GENERATOR_VERSION, adversarial_rate=rate, pin=pin),
         room=room,
         furniture=[_to_world_furniture(f, tf) for f in layout.furniture],
         objects=[_to_world_object(o, tf) for o in layout.objects],

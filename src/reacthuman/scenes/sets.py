@@ -27,8 +27,16 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+)
 
 from reacthuman.scenes.catalogue import Catalogue, default_catalogue
 from reacthuman.scenes.generate import (
@@ -69,6 +77,29 @@ class DecisionMoment(BaseModel):
     peak_kinetic_energy: float | None  # J, translation + rotation
 
 
+class CausalChain(BaseModel):
+    """ICAT's risk explanation for an authored scene: the scene, the trigger, the outcome."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    initial_scene: str = Field(min_length=3, max_length=600)
+    trigger: str = Field(min_length=3, max_length=600)
+    outcome: str = Field(min_length=3, max_length=600)
+
+
+class Authored(BaseModel):
+    """Where an authored scene comes from (``reacthuman scenes author``): the description,
+    the planner, the risk-memory units it rests on, its causal chain and severity."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    description: str = Field(min_length=1, max_length=2000)
+    planner: str  # "offline", or the model that planned it
+    units: list[str] = Field(min_length=1)  # risk-memory unit ids
+    causal_chain: CausalChain
+    severity: Literal["low", "medium", "high"]
+
+
 class SceneMetadata(BaseModel):
     """What the released dataset keeps beside each spec: the labels and how to group scenes."""
 
@@ -90,6 +121,15 @@ class SceneMetadata(BaseModel):
     moment: DecisionMoment
     twin: TwinTest | None = None  # adversarial scenes of a simulated set (scenes.twin)
     spec_sha256: str
+    authored: Authored | None = None  # an authored scene's provenance
+
+    @model_serializer(mode="wrap")
+    def _without_absent_authoring(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A generated scene's metadata keeps the bytes it had before authored scenes existed.
+        data: dict[str, Any] = handler(self)
+        if data.get("authored") is None:
+            data.pop("authored", None)
+        return data
 
 
 class SkippedScene(BaseModel):
@@ -121,10 +161,14 @@ class Scene(BaseModel):
 
 
 def metadata_for(
-    spec: SceneSpec, truth: GroundTruth | None = None, twin: TwinTest | None = None
+    spec: SceneSpec,
+    truth: GroundTruth | None = None,
+    twin: TwinTest | None = None,
+    authored: Authored | None = None,
 ) -> SceneMetadata:
     """Metadata with the label rule applied to measured kinematics (``truth``) if given, else
-    to the sampler's intended ones; ``twin``: an adversarial scene's twin test."""
+    to the sampler's intended ones; ``twin``: an adversarial scene's twin test; ``authored``:
+    an authored scene's provenance."""
     motion = spec.intended
     if truth is None:
         label, safety = provisional_label(spec)
@@ -170,6 +214,7 @@ def metadata_for(
         moment=moment,
         twin=twin,
         spec_sha256=hashlib.sha256(spec.to_json().encode()).hexdigest(),
+        authored=authored,
     )
 
 
@@ -343,11 +388,17 @@ def _dump(model: BaseModel) -> str:
     return json.dumps(model.model_dump(mode="json"), indent=2) + "\n"
 
 
-def write_set(out: str | Path, manifest: SetManifest, scenes: list[Scene]) -> Path:
+def write_set(
+    out: str | Path,
+    manifest: SetManifest,
+    scenes: list[Scene],
+    extra: dict[str, str] | None = None,
+) -> Path:
     """Write a set atomically: into a temporary sibling, then renamed over ``out``.
 
     An existing scene set at ``out`` is replaced; any other non-empty folder is left alone
-    and refused, so a typo never deletes someone's files.
+    and refused, so a typo never deletes someone's files. ``extra``: more files for the set's
+    top folder, by name (authoring's record), written with it.
     """
     out = Path(out)
     if out.exists():
@@ -367,6 +418,8 @@ def write_set(out: str | Path, manifest: SetManifest, scenes: list[Scene]) -> Pa
             folder.mkdir(parents=True)
             (folder / "spec.json").write_text(scene.spec.to_json())
             (folder / "metadata.json").write_text(_dump(scene.metadata))
+        for name, text in (extra or {}).items():
+            (staging / name).write_text(text)
         (staging / "set.json").write_text(_dump(manifest))
         os.chmod(staging, 0o755)
         if out.exists():
@@ -443,7 +496,13 @@ def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
             problems.append(f"{meta_path}: invalid metadata: {first_error(exc)}")
             continue
         # Simulated labels cannot be recomputed without simulating; intended ones can.
-        expected = metadata_for(spec)
+        if (metadata.authored is None) != (spec.generator.pin is None):
+            problems.append(
+                f"{meta_path}: an authored scene's metadata and spec go together "
+                "(provenance without a pinned spec, or a pinned spec without provenance)"
+            )
+            continue
+        expected = metadata_for(spec, authored=metadata.authored)
         if metadata.label_source == "simulated":
             expected = expected.model_copy(
                 update={

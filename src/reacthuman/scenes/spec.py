@@ -14,7 +14,15 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 SCHEMA_VERSION: Final = "2.0"  # Final: its type is Literal["2.0"], what schema_version holds
 
@@ -296,10 +304,27 @@ class IntendedMotion(StrictModel):
     reaction_margin: float | None  # s from the freeze to arrival or landing
 
 
+class Pin(StrictModel):
+    """What an authored scene's selection fixes (``reacthuman scenes author``): the object
+    and the room. The seed still draws every physical number, as for any scene."""
+
+    object: str = Field(min_length=1, max_length=64)  # a catalogue name
+    room: RoomType
+
+
 class GeneratorInfo(StrictModel):
     name: Literal["reacthuman.scenes"] = "reacthuman.scenes"
     version: str
     adversarial_rate: float = Field(ge=0, le=1)
+    pin: Pin | None = None  # an authored scene's object and room; absent from generated specs
+
+    @model_serializer(mode="wrap")
+    def _without_absent_pin(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        # A generated spec's bytes stay what they were before authored scenes existed.
+        data: dict[str, object] = handler(self)
+        if data.get("pin") is None:
+            data.pop("pin", None)
+        return data
 
 
 class SceneSpec(StrictModel):
