@@ -254,3 +254,19 @@ def test_strips_stay_beside_the_page_and_plots_go_in_it(tmp_path):
     assert '<img class="strip" alt="scene-1" src="strips/m/scene-1.png">' in page
     assert '<a href="../episodes/m/scene-1/execution.mp4">execution video</a>' in page
     assert "<h3>one</h3>" in page and 'href="javascript:' not in page  # not a link
+
+
+def test_a_run_with_authored_scenes_breaks_results_down_by_severity(tmp_path):
+    plain = [row(i, "heuristic", a, t) for i, (a, t) in enumerate([(C, C), (D, C), (N, D)])]
+    md, _page = write_report(plain, tmp_path / "plain", "generated only")
+    assert "by severity" not in md.read_text()  # no authored scene, no such section
+    graded = [
+        row(10, "heuristic", D, D).model_copy(update={"severity": "high"}),
+        row(11, "heuristic", C, D, rules=["R2"]).model_copy(update={"severity": "high"}),
+        row(12, "heuristic", C, C).model_copy(update={"severity": "low"}),
+    ]
+    md, _page = write_report(plain + graded, tmp_path / "mixed", "mixed")
+    text = md.read_text()
+    assert "## Authored scenes by severity (SAA % / safe %)" in text
+    assert "| high | 50 / 50 (n=2) |" in text
+    assert "| low | 100 / 100 (n=1) |" in text and "| medium | - |" in text

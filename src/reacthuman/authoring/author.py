@@ -25,8 +25,8 @@ from reacthuman.scenes.generate import (
     pinnable_objects,
     sampler_for,
 )
-from reacthuman.scenes.sets import Authored, Scene, SetManifest, metadata_for
-from reacthuman.scenes.spec import SWEPT_BANDS, Family, Pin, RoomType
+from reacthuman.scenes.sets import Authored, Scene, SceneCheck, SetManifest, metadata_for
+from reacthuman.scenes.spec import SWEPT_BANDS, Family, Pin, RoomType, SceneSpec
 
 AUTHORED_FIRST_SEED = 500_000
 GROUPS_PER_SELECTION = 8  # scene groups a selection may try before it is rejected
@@ -50,24 +50,55 @@ class Rejected:
     reason: str
 
 
-def author_scene(authoring: Authoring, slot: int, first_seed: int = AUTHORED_FIRST_SEED) -> Scene:
-    """The scene for the ``slot``-th selection of a batch (its block of seeds)."""
+def _seeds(selection: Selection, slot: int, first_seed: int) -> list[int]:
+    """A selection's block of candidate seeds, in the order they are tried."""
+    if sampler_for(selection.family).gravity_paced:
+        start = first_seed + slot * GROUPS_PER_SELECTION
+        return list(range(start, start + GROUPS_PER_SELECTION))
+    band = selection.speed if selection.speed is not None else SWEPT_BANDS[slot % 4]
+    groups = range(slot * GROUPS_PER_SELECTION, (slot + 1) * GROUPS_PER_SELECTION)
+    return [first_seed + 4 * group + SWEPT_BANDS.index(band) for group in groups]
+
+
+def first_candidate(
+    authoring: Authoring, slot: int, first_seed: int = AUTHORED_FIRST_SEED
+) -> SceneSpec | None:
+    """The first spec ``author_scene`` would try (None when its design fails): what to
+    simulate ahead, in parallel."""
     selection = authoring.selection
-    sampler = sampler_for(selection.family)
-    pin = Pin(object=selection.object, room=selection.room)
+    pin = Pin(object=selection.object, room=selection.room, severity=selection.severity.value)
+    for seed in _seeds(selection, slot, first_seed):
+        try:
+            return generate_scene(selection.family, seed, pin=pin)
+        except GenerationError:
+            continue
+    return None
+
+
+def author_scene(
+    authoring: Authoring,
+    slot: int,
+    first_seed: int = AUTHORED_FIRST_SEED,
+    check: SceneCheck | None = None,
+) -> Scene:
+    """The scene for the ``slot``-th selection of a batch (its block of seeds). ``check``:
+    simulate each candidate and judge it as ``scenes generate --simulate`` does (a candidate
+    it rejects moves to the next group; the scene is labelled from its measured truth)."""
+    selection = authoring.selection
+    pin = Pin(object=selection.object, room=selection.room, severity=selection.severity.value)
     reasons: list[str] = []
-    for attempt in range(GROUPS_PER_SELECTION):
-        if sampler.gravity_paced:
-            seed = first_seed + slot * GROUPS_PER_SELECTION + attempt
-        else:
-            band = selection.speed if selection.speed is not None else SWEPT_BANDS[slot % 4]
-            group = slot * GROUPS_PER_SELECTION + attempt
-            seed = first_seed + 4 * group + SWEPT_BANDS.index(band)
+    for seed in _seeds(selection, slot, first_seed):
         try:
             spec = generate_scene(selection.family, seed, pin=pin)
         except GenerationError as exc:
             reasons.append(str(exc))
             continue
+        truth = twin = None
+        if check is not None:
+            problems, truth, twin = check(spec)
+            if problems:
+                reasons.append(f"{spec.scene_id}: " + "; ".join(problems))
+                continue
         provenance = Authored(
             description=authoring.description,
             planner=authoring.planner,
@@ -75,11 +106,35 @@ def author_scene(authoring: Authoring, slot: int, first_seed: int = AUTHORED_FIR
             causal_chain=selection.causal_chain,
             severity=selection.severity.value,
         )
-        return Scene(spec=spec, metadata=metadata_for(spec, authored=provenance))
+        return Scene(spec=spec, metadata=metadata_for(spec, truth, twin, provenance))
     raise SelectionError(
         f"no valid scene in {GROUPS_PER_SELECTION} seeds for {selection.family.value} with "
         f"{selection.object} in a {selection.room.value}: {reasons[-1]}"
     )
+
+
+def author_all(
+    items: list[Authoring | Rejected],
+    first_seed: int = AUTHORED_FIRST_SEED,
+    check: SceneCheck | None = None,
+) -> tuple[list[Scene], list[dict[str, str]]]:
+    """The scenes of a batch (the i-th item takes the i-th block of seeds, rejected or not,
+    so an item's scene does not depend on whether the ones before it could be staged) and
+    the record of what became of each item: its scene id, or why it was rejected."""
+    scenes: list[Scene] = []
+    record: list[dict[str, str]] = []
+    for slot, item in enumerate(items):
+        if isinstance(item, Rejected):
+            record.append({"description": item.description, "rejected": item.reason})
+            continue
+        try:
+            scene = author_scene(item, slot, first_seed, check)
+        except SelectionError as exc:
+            record.append({"description": item.description, "rejected": str(exc)})
+            continue
+        scenes.append(scene)
+        record.append({"description": item.description, "scene": scene.spec.scene_id})
+    return scenes, record
 
 
 def manifest_for(scenes: list[Scene], catalogue: Catalogue | None = None) -> SetManifest:
@@ -94,6 +149,27 @@ def manifest_for(scenes: list[Scene], catalogue: Catalogue | None = None) -> Set
         scenes=[f"{s.spec.family.value}/{s.spec.scene_id}" for s in scenes],
         skipped=[],
     )
+
+
+def merged(
+    base: tuple[SetManifest, list[Scene]], scenes: list[Scene]
+) -> tuple[SetManifest, list[Scene]]:
+    """A set holding ``base``'s scenes (generated, authored or both) and then ``scenes``;
+    an error naming the scene when an id is in both."""
+    manifest, existing = base
+    held = {s.spec.scene_id for s in existing}
+    clash = [s.spec.scene_id for s in scenes if s.spec.scene_id in held]
+    if clash:
+        raise SelectionError(
+            f"the set already holds {', '.join(clash)}; author with another --first-seed"
+        )
+    combined = existing + scenes
+    families = sorted({s.spec.family for s in combined}, key=list(Family).index)
+    update = {
+        "families": families,
+        "scenes": manifest.scenes + [f"{s.spec.family.value}/{s.spec.scene_id}" for s in scenes],
+    }
+    return manifest.model_copy(update=update), combined
 
 
 def parse_scenario(scenario: str) -> RoomType | None:

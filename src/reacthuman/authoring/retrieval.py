@@ -83,6 +83,7 @@ def _model() -> Any:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local folder; never ask the Hub
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
     from sentence_transformers import SentenceTransformer
     from transformers.utils import logging as transformers_logging
 

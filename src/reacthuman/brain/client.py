@@ -16,6 +16,7 @@ import os
 import random
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,13 @@ MAX_REPLY_CHARS = 200_000
 # Seconds for one decision, every request, read, retry and re-ask together: a server that
 # drips one byte a second never times a read out, so only this ends its decision.
 DEFAULT_DEADLINE = 600.0
+
+
+class ReplyError(ValueError):
+    """A reply's JSON object is not an answer to the question asked (asked again, with this)."""
+
+
+Accept = Callable[[dict[str, Any]], None]  # takes a reply's JSON object, or raises ReplyError
 
 
 class Usage(BaseModel):
@@ -228,22 +236,41 @@ class ModelClient:
 
     async def decide(self, observation: Observation, folder: Path) -> Decision:
         decision = Decision(scene_id=observation.scene_id, brain=self.model, endpoint=self.base_url)
+
+        def accept(answer: dict[str, Any]) -> None:
+            decision.plan = parse_plan(answer)
+
+        return await self.ask(decision, build_messages(observation, folder), accept)
+
+    async def ask(
+        self,
+        record: Decision,
+        messages: list[dict[str, Any]],
+        accept: Accept,
+        reask: str = REASK,
+    ) -> Decision:
+        """Ask ``messages`` until ``accept`` takes the reply's JSON object (it raises
+        ``ReplyError`` for one it cannot use, which is asked again with the reason in
+        ``reask``), with this client's retries, re-asks and deadline; ``record`` (a plan's
+        Decision, or another question's record of the same form) gets the replies, requests,
+        usage and, when no reply is usable, the reason in ``r1_reason``."""
         started = time.perf_counter()
-        messages = build_messages(observation, folder)
         try:
             async with asyncio.timeout(self.deadline):
-                await self._ask(messages, decision)
+                await self._ask(messages, record, accept, reask)
         except TimeoutError:
-            decision.plan = None
-            decision.r1_reason = f"no usable answer within the {self.deadline:g} s deadline"
-            decision.api_failure = True
+            record.plan = None
+            record.r1_reason = f"no usable answer within the {self.deadline:g} s deadline"
+            record.api_failure = True
         except RuntimeError as exc:
-            decision.r1_reason = str(exc)
-            decision.api_failure = True
-        decision.latency_s = time.perf_counter() - started
-        return decision
+            record.r1_reason = str(exc)
+            record.api_failure = True
+        record.latency_s = time.perf_counter() - started
+        return record
 
-    async def _ask(self, messages: list[dict[str, Any]], decision: Decision) -> None:
+    async def _ask(
+        self, messages: list[dict[str, Any]], decision: Decision, accept: Accept, reask: str
+    ) -> None:
         """Ask, and re-ask while the reply is unusable; fills ``decision`` as it goes."""
         for ask in range(self.max_reasks + 1):
             response = await self._complete(messages, decision)
@@ -265,17 +292,17 @@ class ModelClient:
                     raise ExtractionError(
                         f"the reply is {len(reply)} characters long (a plan is a few thousand)"
                     )
-                decision.plan = parse_plan(self.recordable(extract_json(reply)))
+                accept(self.recordable(extract_json(reply)))
                 decision.r1_reason = None
                 return
-            except (ExtractionError, PlanError) as exc:
+            except (ExtractionError, PlanError, ReplyError) as exc:
                 decision.r1_reason = self.scrub(f"unusable reply: {exc}")
                 if ask < self.max_reasks:
                     decision.reasks += 1
                     messages = [
                         *messages,
                         {"role": "assistant", "content": kept(reply)},
-                        {"role": "user", "content": REASK.format(reason=exc)},
+                        {"role": "user", "content": reask.format(reason=exc)},
                     ]
 
 

@@ -162,6 +162,12 @@ def add_parser(commands: Any) -> None:
     )
     author.add_argument("--out", required=True, help="output folder (replaced if it holds a set)")
     author.add_argument(
+        "--into",
+        metavar="SET",
+        help="a set (generated, authored or both) whose scenes the output holds too, the "
+        "authored ones after them (--out may be the same folder)",
+    )
+    author.add_argument(
         "--bank", help="a risk-memory bank file (default: the packaged assets/risk_memory.json)"
     )
     author.add_argument(
@@ -175,6 +181,38 @@ def add_parser(commands: Any) -> None:
         metavar="S",
         help="the first authored seed (default 500000; each selection takes a block of seeds)",
     )
+    author.add_argument(
+        "--model",
+        metavar="ID",
+        help="plan with this model at an OpenAI-compatible endpoint (default: the offline "
+        "planner, no model)",
+    )
+    author.add_argument(
+        "--base-url",
+        default="https://openrouter.ai/api/v1",
+        metavar="URL",
+        help="endpoint for --model (default OpenRouter; vLLM, Ollama, LM Studio work too)",
+    )
+    author.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="environment variable holding the key (default REACTHUMAN_API_KEY, "
+        "OPENROUTER_API_KEY or OPENAI_API_KEY)",
+    )
+    author.add_argument(
+        "--store",
+        metavar="FILE",
+        help="response store for --model (default ~/.cache/reacthuman/responses.sqlite): a "
+        "rerun asks nothing twice",
+    )
+    author.add_argument(
+        "--simulate",
+        action="store_true",
+        help="simulate every authored scene, move past candidates whose simulation "
+        "contradicts their spec, and label from measured ground truth (minutes)",
+    )
+    add_simulation_options(author)
+    author.add_argument("--quiet", action="store_true", help="no progress bar")
     author.set_defaults(func=cmd_scenes_author)
 
 
@@ -418,14 +456,16 @@ def cmd_scenes_author(args: argparse.Namespace) -> int:
         AUTHORED_FIRST_SEED,
         Authoring,
         Rejected,
-        author_scene,
+        author_all,
+        first_candidate,
         manifest_for,
+        merged,
         scenario_authorings,
     )
     from reacthuman.authoring.retrieval import RetrievalError, RiskIndex
     from reacthuman.authoring.risk_memory import BankError, default_bank, load_bank
     from reacthuman.authoring.selection import SelectionError
-    from reacthuman.scenes.sets import Scene, SetError, write_set
+    from reacthuman.scenes.sets import SetError, read_set, write_set
 
     texts = _descriptions(args)
     if args.scenario is None and not texts:
@@ -439,37 +479,40 @@ def cmd_scenes_author(args: argparse.Namespace) -> int:
         index = RiskIndex.build(bank, Path(args.index_cache) if args.index_cache else None)
     except (BankError, RetrievalError) as exc:
         raise CliError(str(exc)) from None
-    authorings: list[Authoring] = []
     outcome: list[Authoring | Rejected] = []
     if args.scenario is not None:
         try:
-            authorings = scenario_authorings(args.scenario, args.count or 20, index)
+            planned = scenario_authorings(args.scenario, args.count or 20, index)
         except SelectionError as exc:
             raise CliError(str(exc)) from None
-        outcome = list(authorings)
-    for text in texts:
+        if args.model:  # the model plans each of the scenario's documented hazards
+            texts = [f"{args.scenario}: {authoring.description}" for authoring in planned]
+        else:
+            outcome = list(planned)
+    if args.model:
+        outcome += _plan_with_model(args, texts, index)
+    for text in [] if args.model else texts:
         try:
             selection, _hits = offline.plan(text, index)
         except (SelectionError, RetrievalError) as exc:
             outcome.append(Rejected(text[:200], str(exc)))
             continue
-        authoring = Authoring(text.strip(), offline.PLANNER, selection)
-        authorings.append(authoring)
-        outcome.append(authoring)
+        outcome.append(Authoring(text.strip(), offline.PLANNER, selection))
     first = AUTHORED_FIRST_SEED if args.first_seed is None else args.first_seed
-    scenes: list[Scene] = []
-    record: list[dict[str, str]] = []
-    for slot, item in enumerate(outcome):
-        if isinstance(item, Rejected):
-            record.append({"description": item.description, "rejected": item.reason})
-            continue
-        try:
-            scene = author_scene(item, slot, first)
-        except SelectionError as exc:
-            record.append({"description": item.description, "rejected": str(exc)})
-            continue
-        scenes.append(scene)
-        record.append({"description": item.description, "scene": scene.spec.scene_id})
+    check = None
+    if args.simulate:
+        observer = make_observer(args.cache)
+        # Each selection's first candidate simulated in parallel up front; the check then
+        # reads it from the cache, and only a rejected candidate's successor runs alone.
+        firsts = [
+            first_candidate(item, slot, first)
+            for slot, item in enumerate(outcome)
+            if isinstance(item, Authoring)
+        ]
+        prefill(observer, [spec for spec in firsts if spec is not None], args.jobs, args.quiet)
+        check = simulation_check(observer)
+    scenes, record = author_all(outcome, first, check)
+    rejected = len(record) - len(scenes)
     for entry in record:
         if "scene" in entry:
             scene = next(s for s in scenes if s.spec.scene_id == entry["scene"])
@@ -484,17 +527,75 @@ def cmd_scenes_author(args: argparse.Namespace) -> int:
     if not scenes:
         raise CliError("no scene could be authored (reasons above); nothing was written")
     try:
+        manifest, written = manifest_for(scenes), scenes
+        if args.into:
+            base = read_set(args.into)
+            before = Path(args.into) / "authored.json"
+            if before.is_file():
+                earlier = json.loads(before.read_text(encoding="utf-8"))
+                if not isinstance(earlier, list):
+                    raise CliError(f"{before}: not a list of authoring records")
+                record = earlier + record
+            manifest, written = merged(base, scenes)
         write_set(
             args.out,
-            manifest_for(scenes),
-            scenes,
+            manifest,
+            written,
             extra={"authored.json": json.dumps(record, indent=2, ensure_ascii=False) + "\n"},
         )
-    except SetError as exc:
+    except (SetError, SelectionError, ValueError) as exc:
         raise CliError(str(exc)) from None
-    rejected = len(record) - len(scenes)
     print(
         f"\nwrote {len(scenes)} authored scene(s) to {args.out}"
         + (f" ({rejected} rejected)" if rejected else "")
     )
     return 0
+
+
+def _plan_with_model(args: argparse.Namespace, texts: list[str], index: Any) -> list[Any]:
+    """Each description planned by ``--model``, concurrently, through the brain's client and
+    a response store; an unusable answer is the description's rejection."""
+    import asyncio
+
+    from reacthuman.authoring.author import Authoring, Rejected
+    from reacthuman.authoring.planner import plan_with_model
+    from reacthuman.authoring.selection import SelectionError
+    from reacthuman.brain.client import ModelClient, api_key_from_env
+    from reacthuman.brain.store import ResponseStore
+    from reacthuman.cli.common import default_store
+    from reacthuman.sqlite_store import StoreError
+
+    key = api_key_from_env(args.api_key_env)
+    if key is None:
+        where = args.api_key_env or "REACTHUMAN_API_KEY, OPENROUTER_API_KEY or OPENAI_API_KEY"
+        print(f"note: no API key in {where} (fine for local endpoints)", file=sys.stderr)
+    client = ModelClient(args.model, args.base_url, key)
+    path = Path(args.store) if args.store else default_store()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        store = ResponseStore(path)
+    except (OSError, StoreError) as exc:
+        raise CliError(f"{path}: cannot open the response store: {exc}") from None
+
+    async def one(text: str) -> Any:
+        try:
+            selection, record, _hits = await plan_with_model(client, text, index, store)
+        except SelectionError as exc:
+            return Rejected(text[:200], str(exc))
+        if selection is None:
+            return Rejected(text[:200], f"{args.model}: {record.r1_reason}")
+        return Authoring(text.strip(), args.model, selection)
+
+    async def all_of() -> list[Any]:
+        limit = asyncio.Semaphore(8)
+
+        async def bounded(text: str) -> Any:
+            async with limit:
+                return await one(text)
+
+        return await asyncio.gather(*(bounded(text) for text in texts))
+
+    try:
+        return asyncio.run(all_of())
+    finally:
+        store.close()

@@ -496,10 +496,16 @@ def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
             problems.append(f"{meta_path}: invalid metadata: {first_error(exc)}")
             continue
         # Simulated labels cannot be recomputed without simulating; intended ones can.
-        if (metadata.authored is None) != (spec.generator.pin is None):
+        pin = spec.generator.pin
+        if (metadata.authored is None) != (pin is None) or (
+            metadata.authored is not None
+            and pin is not None
+            and metadata.authored.severity != pin.severity
+        ):
             problems.append(
                 f"{meta_path}: an authored scene's metadata and spec go together "
-                "(provenance without a pinned spec, or a pinned spec without provenance)"
+                "(provenance without a pinned spec, a pinned spec without provenance, or "
+                "two severities)"
             )
             continue
         expected = metadata_for(spec, authored=metadata.authored)

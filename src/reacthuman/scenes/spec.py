@@ -310,6 +310,9 @@ class Pin(StrictModel):
 
     object: str = Field(min_length=1, max_length=64)  # a catalogue name
     room: RoomType
+    # The graded outcome of the documented hazard it stages (low, medium, high): the report
+    # breaks results down by it. It changes nothing the simulator does.
+    severity: Literal["low", "medium", "high"] | None = None
 
 
 class GeneratorInfo(StrictModel):

@@ -223,6 +223,30 @@ def _execution_section(rows: Sequence[ScoreRow], brains: list[str]) -> list[str]
     return lines + _table(["family", *map(label, brains)], table)
 
 
+SEVERITIES = ("low", "medium", "high")
+
+
+def _severity_section(per: dict[object, list[ScoreRow]], brains: list[str]) -> list[str]:
+    """SAA and safety per severity of the documented hazard, where the run has authored
+    scenes (``reacthuman scenes author``); nothing otherwise."""
+    if not any(r.severity for rows in per.values() for r in rows):
+        return []
+    lines = ["", "## Authored scenes by severity (SAA % / safe %)", ""]
+    table = []
+    for grade in SEVERITIES:
+        cells = []
+        for brain in brains:
+            mine = [r for r in per[brain] if r.severity == grade]
+            saa, safe = stat(r.saa for r in mine), stat(float(r.safe) for r in mine)
+            cells.append(
+                "-"
+                if saa.mean is None or safe.mean is None
+                else f"{100 * saa.mean:.0f} / {100 * safe.mean:.0f} (n={saa.n})"
+            )
+        table.append([grade, *cells])
+    return lines + _table(["severity", *map(label, brains)], table)
+
+
 def _validity_section(rows: Sequence[ScoreRow]) -> list[str]:
     """The benchmark's own execution check: the oracle's plans carried out as intended."""
     if not any(r.outcome is not None for r in rows):
@@ -312,6 +336,7 @@ def write_report(
         skip_empty=True,
     )
     lines += _execution_section(rows, brains)
+    lines += _severity_section(per, brains)
     lines += ["", "## SAA per speed band (%)", ""]
     lines += _saa_table(
         per,

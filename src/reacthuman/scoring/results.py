@@ -32,6 +32,7 @@ class ScoreRow(DecisionScore):
     r1_reason: str | None = None
     outcome: Result | None = None  # how the execution ended, where the plan was executed
     controller: str | None = None
+    severity: str | None = None  # an authored scene's graded outcome (low, medium, high)
 
     def summary(self) -> str:
         """One progress line: brain, scene, what it did, what was right, how it ended."""

@@ -62,6 +62,7 @@ def score_row(
         r1_reason=decision.r1_reason,
         outcome=None if outcome is None else outcome.result,
         controller=None if outcome is None else outcome.controller,
+        severity=None if spec.generator.pin is None else spec.generator.pin.severity,
     )
 
 
