@@ -25,6 +25,7 @@ from reacthuman.authoring.selection import Selection, check_description, selecti
 from reacthuman.brain.client import Decision, ModelClient, ReplyError
 from reacthuman.brain.extract import extract_json
 from reacthuman.brain.store import ResponseStore, decision_key
+from reacthuman.documents import first_problem
 from reacthuman.scenes.catalogue import Catalogue, default_catalogue
 from reacthuman.scenes.generate import pinnable_objects, sampler_for
 from reacthuman.scenes.spec import Family, RoomType
@@ -127,9 +128,7 @@ async def plan_with_model(
         try:
             selection = Selection.model_validate(answer)
         except ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(str(p) for p in err["loc"]) or "selection"
-            raise ReplyError(f"{where}: {err['msg']}") from None
+            raise ReplyError(first_problem(exc, "selection")) from None
         problems = selection_problems(selection, index.bank, retrieved, catalogue)
         if problems:
             raise ReplyError("; ".join(problems))

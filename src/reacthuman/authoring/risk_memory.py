@@ -15,7 +15,6 @@ is reported with the unit's id and field.
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from reacthuman.assets import assets_dir
+from reacthuman.documents import first_problem, read_json
 from reacthuman.scenes.catalogue import Catalogue, default_catalogue
 from reacthuman.scenes.generate import pinnable_objects
 from reacthuman.scenes.spec import Family, RoomType
@@ -117,9 +117,7 @@ def parse_bank(data: object, source: str, catalogue: Catalogue | None = None) ->
         try:
             units.append(RiskUnit.model_validate(raw))
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "unit"
-            raise BankError(f"{source}: {name}: {where}: {first['msg']}") from None
+            raise BankError(f"{source}: {name}: {first_problem(exc, 'unit')}") from None
     ids = [u.id for u in units]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
@@ -146,22 +144,16 @@ def parse_bank(data: object, source: str, catalogue: Catalogue | None = None) ->
     try:
         return RiskBank.model_validate({**data, "units": units})
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "bank"
-        raise BankError(f"{source}: {where}: {first['msg']}") from None
+        raise BankError(f"{source}: {first_problem(exc, 'bank')}") from None
 
 
 def load_bank(path: str | Path | None = None, catalogue: Catalogue | None = None) -> RiskBank:
     """Load and validate a bank file (the packaged one by default)."""
     file = Path(path) if path is not None else assets_dir() / BANK_FILE
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise BankError(f"{file}: cannot read the risk-memory bank: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise BankError(f"{file}: not valid JSON: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise BankError(f"{file}: not UTF-8 text (byte {exc.start})") from None
+        data = read_json(file, "the risk-memory bank")
+    except ValueError as exc:
+        raise BankError(str(exc)) from None
     return parse_bank(data, str(file), catalogue)
 
 

@@ -25,9 +25,9 @@ from reacthuman.brain.oracle import oracle_plan
 from reacthuman.brain.plan import ReactionPlan
 from reacthuman.brain.prompt import PROMPT_VERSION
 from reacthuman.brain.store import ResponseStore, decision_key, observation_hash
+from reacthuman.documents import first_problem
 from reacthuman.layout import GROUND_TRUTH_FILE, OBSERVATION_FILE, brain_folder
 from reacthuman.observation import Observation
-from reacthuman.scenes.sets import first_error
 from reacthuman.scenes.truth import GroundTruth
 
 
@@ -258,7 +258,7 @@ def read_observation(scene: Path) -> Observation:
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     except ValidationError as exc:
-        raise ValueError(f"{path}: {first_error(exc)}") from None
+        raise ValueError(f"{path}: {first_problem(exc)}") from None
 
 
 def read_truth(scene: Path) -> GroundTruth:

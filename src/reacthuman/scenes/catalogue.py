@@ -6,7 +6,6 @@ fails loudly with the object and field named instead of producing wrong labels l
 
 from __future__ import annotations
 
-import json
 import math
 from functools import lru_cache
 from pathlib import Path
@@ -14,6 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from reacthuman.assets import assets_dir
+from reacthuman.documents import first_problem, read_json
 from reacthuman.scenes.spec import HazardFlags, Rgb, Shape, ShapeKind
 
 HEAVY_MASS_KG = 1.5  # an object this heavy is dangerous to catch (the `heavy` hazard flag)
@@ -116,9 +116,8 @@ def parse_catalogue(data: object, source: str = "catalogue") -> Catalogue:
         try:
             objects.append(CatalogueObject.model_validate(raw))
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "object"
-            raise CatalogueError(f"{source}: object {label!r}: {where}: {first['msg']}") from None
+            problem = first_problem(exc, "object")
+            raise CatalogueError(f"{source}: object {label!r}: {problem}") from None
     names = [o.name for o in objects]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
@@ -146,13 +145,9 @@ def load_catalogue(path: str | Path | None = None) -> Catalogue:
     """Load and validate a catalogue file (the packaged one by default)."""
     file = Path(path) if path is not None else assets_dir() / "catalogue.json"
     try:
-        data = json.loads(file.read_text())
-    except OSError as exc:
-        raise CatalogueError(f"{file}: cannot read catalogue: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise CatalogueError(f"{file}: not valid JSON: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise CatalogueError(f"{file}: not UTF-8 text (byte {exc.start})") from None
+        data = read_json(file, "catalogue")
+    except ValueError as exc:
+        raise CatalogueError(str(exc)) from None
     return parse_catalogue(data, str(file))
 
 

@@ -38,6 +38,7 @@ from pydantic import (
     model_serializer,
 )
 
+from reacthuman.documents import first_problem
 from reacthuman.scenes.catalogue import Catalogue, default_catalogue
 from reacthuman.scenes.generate import (
     DEFAULT_ADVERSARIAL_RATE,
@@ -446,13 +447,6 @@ class SetReadError(SetError):
         self.problems = problems
 
 
-def first_error(exc: ValidationError) -> str:
-    """A validation error's first problem as `field.path: message`, for messages."""
-    err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"]) or "document"
-    return f"{where}: {err['msg']}"
-
-
 def load_spec(path: str | Path) -> SceneSpec:
     """Read and validate one spec file; errors name the file and the field."""
     path = Path(path)
@@ -461,7 +455,7 @@ def load_spec(path: str | Path) -> SceneSpec:
     except OSError as exc:
         raise SetError(f"{path}: cannot read: {exc.strerror}") from None
     except ValidationError as exc:
-        raise SetError(f"{path}: invalid spec: {first_error(exc)}") from None
+        raise SetError(f"{path}: invalid spec: {first_problem(exc)}") from None
 
 
 def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
@@ -476,7 +470,7 @@ def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
     try:
         manifest = SetManifest.model_validate_json((root / "set.json").read_bytes())
     except ValidationError as exc:
-        raise SetError(f"{root / 'set.json'}: invalid manifest: {first_error(exc)}") from None
+        raise SetError(f"{root / 'set.json'}: invalid manifest: {first_problem(exc)}") from None
     problems: list[str] = []
     scenes: list[Scene] = []
     for entry in manifest.scenes:
@@ -493,7 +487,7 @@ def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
             problems.append(f"{meta_path}: cannot read: {exc.strerror}")
             continue
         except ValidationError as exc:
-            problems.append(f"{meta_path}: invalid metadata: {first_error(exc)}")
+            problems.append(f"{meta_path}: invalid metadata: {first_problem(exc)}")
             continue
         # Simulated labels cannot be recomputed without simulating; intended ones can.
         pin = spec.generator.pin

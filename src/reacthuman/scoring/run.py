@@ -14,8 +14,8 @@ from pydantic import ValidationError
 
 from reacthuman.brain.classify import ClassifierConfig
 from reacthuman.brain.client import Decision
+from reacthuman.documents import first_problem
 from reacthuman.layout import GROUND_TRUTH_FILE, SPEC_FILE
-from reacthuman.scenes.sets import first_error
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scenes.truth import GroundTruth
 from reacthuman.scoring.metrics import score_decision
@@ -37,7 +37,7 @@ def _load(model, path: Path):
     try:
         return model.model_validate_json(data)
     except ValidationError as exc:
-        raise _Unreadable(f"{path}: unreadable ({exc.title}: {first_error(exc)})") from None
+        raise _Unreadable(f"{path}: unreadable ({exc.title}: {first_problem(exc)})") from None
 
 
 def score_row(
