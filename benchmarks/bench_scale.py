@@ -22,8 +22,10 @@ wrote the same score rows.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -190,7 +192,9 @@ def main() -> None:
     parser.add_argument("--workers", nargs="+", type=int, default=[1, 2])
     parser.add_argument("--ray", action="store_true", help="each path on Ray too")
     parser.add_argument("--resolution", default="640x360")
-    parser.add_argument("--out", help="where the run folders go (default: a temporary folder)")
+    parser.add_argument(
+        "--out", help="where the run folders go (default: a temporary folder, removed at the end)"
+    )
     parser.add_argument("--json", help="write the figures here as JSON")
     parser.add_argument(
         "--no-bags",
@@ -200,6 +204,8 @@ def main() -> None:
     args = parser.parse_args()
     root = Path(args.out or tempfile.mkdtemp(prefix="bench-scale-"))
     root.mkdir(parents=True, exist_ok=True)
+    if args.out is None:  # a temporary folder goes when the run ends (a 306 x 7 run's bags: 22 GB)
+        atexit.register(shutil.rmtree, root, True)
     bags = "no bags" if args.no_bags else "the graph records bags"
     print(f"cores {os.cpu_count()}, {args.brains} brains, {args.resolution}, {bags} -> {root}")
     figures: dict[str, dict] = {}
