@@ -1,5 +1,5 @@
-"""What every verb of the ``reacthuman`` command shares: its one error type, argument types and
-the observation-cache options."""
+"""What every verb of the ``reacthuman`` command shares: its one error type, argument types,
+the observation-cache options and a model endpoint's options."""
 
 from __future__ import annotations
 
@@ -109,3 +109,36 @@ def add_simulation_options(parser: argparse.ArgumentParser) -> None:
         metavar="J",
         help="worker processes that simulate (default: up to 2, one per core)",
     )
+
+
+def add_endpoint_options(parser: argparse.ArgumentParser, store_help: str) -> None:
+    """``--base-url``, ``--api-key-env`` and ``--store``: where a ``--model`` is asked, with
+    which key, and where its answers are kept."""
+    parser.add_argument(
+        "--base-url",
+        default="https://openrouter.ai/api/v1",
+        metavar="URL",
+        help="endpoint (default OpenRouter; vLLM, Ollama, LM Studio work too)",
+    )
+    parser.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="environment variable holding the key (default REACTHUMAN_API_KEY, "
+        "OPENROUTER_API_KEY or OPENAI_API_KEY)",
+    )
+    parser.add_argument(
+        "--store",
+        metavar="FILE",
+        help=f"response store (default ~/.cache/reacthuman/responses.sqlite){store_help}",
+    )
+
+
+def endpoint_key(args: argparse.Namespace) -> str | None:
+    """The API key ``--api-key-env`` (or the default variables) holds; a note when none."""
+    from reacthuman.brain.client import api_key_from_env
+
+    key = api_key_from_env(args.api_key_env)
+    if key is None:
+        where = args.api_key_env or "REACTHUMAN_API_KEY, OPENROUTER_API_KEY or OPENAI_API_KEY"
+        print(f"note: no API key in {where} (fine for local endpoints)", file=sys.stderr)
+    return key

@@ -10,7 +10,9 @@ from typing import Any
 
 from reacthuman.cli.common import (
     CliError,
+    add_endpoint_options,
     default_store,
+    endpoint_key,
     positive_int,
 )
 
@@ -32,18 +34,7 @@ def add_parser(commands: Any) -> None:
         "legend-only, heuristic, oracle (is handed ground truth)",
     )
     who.add_argument("--model", metavar="ID", help="a model id at an OpenAI-compatible endpoint")
-    dec.add_argument(
-        "--base-url",
-        default="https://openrouter.ai/api/v1",
-        metavar="URL",
-        help="endpoint (default OpenRouter; vLLM, Ollama, LM Studio work too)",
-    )
-    dec.add_argument(
-        "--api-key-env",
-        metavar="VAR",
-        help="environment variable holding the key (default REACTHUMAN_API_KEY, "
-        "OPENROUTER_API_KEY or OPENAI_API_KEY)",
-    )
+    add_endpoint_options(dec, "")
     dec.add_argument(
         "--concurrency",
         type=positive_int,
@@ -59,11 +50,6 @@ def add_parser(commands: Any) -> None:
         default=120.0,
         metavar="S",
         help="seconds per request before it is retried",
-    )
-    dec.add_argument(
-        "--store",
-        metavar="FILE",
-        help="response store (default ~/.cache/reacthuman/responses.sqlite)",
     )
     dec.add_argument("--out", required=True, help="output folder")
     dec.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -89,17 +75,13 @@ def cmd_decide(args: argparse.Namespace) -> int:
             f"{root}: no observation/observation.json found (run `reacthuman observe` first)"
         )
     if args.model:
-        from reacthuman.brain.client import ModelClient, api_key_from_env
+        from reacthuman.brain.client import ModelClient
 
-        key = api_key_from_env(args.api_key_env)
-        if key is None:
-            where = args.api_key_env or "REACTHUMAN_API_KEY, OPENROUTER_API_KEY or OPENAI_API_KEY"
-            print(f"note: no API key in {where} (fine for local endpoints)", file=sys.stderr)
         brain: Brain = ModelBrain(
             ModelClient(
                 args.model,
                 args.base_url,
-                key,
+                endpoint_key(args),
                 max_tokens=args.max_tokens,
                 timeout=args.timeout,
                 rate_limit=args.rate_limit,

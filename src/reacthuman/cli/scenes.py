@@ -10,7 +10,10 @@ from typing import Any
 
 from reacthuman.cli.common import (
     CliError,
+    add_endpoint_options,
     add_simulation_options,
+    default_store,
+    endpoint_key,
     family_name,
     load_specs,
     make_observer,
@@ -187,24 +190,7 @@ def add_parser(commands: Any) -> None:
         help="plan with this model at an OpenAI-compatible endpoint (default: the offline "
         "planner, no model)",
     )
-    author.add_argument(
-        "--base-url",
-        default="https://openrouter.ai/api/v1",
-        metavar="URL",
-        help="endpoint for --model (default OpenRouter; vLLM, Ollama, LM Studio work too)",
-    )
-    author.add_argument(
-        "--api-key-env",
-        metavar="VAR",
-        help="environment variable holding the key (default REACTHUMAN_API_KEY, "
-        "OPENROUTER_API_KEY or OPENAI_API_KEY)",
-    )
-    author.add_argument(
-        "--store",
-        metavar="FILE",
-        help="response store for --model (default ~/.cache/reacthuman/responses.sqlite): a "
-        "rerun asks nothing twice",
-    )
+    add_endpoint_options(author, ": a rerun asks --model nothing twice")
     author.add_argument(
         "--simulate",
         action="store_true",
@@ -560,16 +546,11 @@ def _plan_with_model(args: argparse.Namespace, texts: list[str], index: Any) -> 
     from reacthuman.authoring.author import Authoring, Rejected
     from reacthuman.authoring.planner import plan_with_model
     from reacthuman.authoring.selection import SelectionError
-    from reacthuman.brain.client import ModelClient, api_key_from_env
+    from reacthuman.brain.client import ModelClient
     from reacthuman.brain.store import ResponseStore
-    from reacthuman.cli.common import default_store
     from reacthuman.sqlite_store import StoreError
 
-    key = api_key_from_env(args.api_key_env)
-    if key is None:
-        where = args.api_key_env or "REACTHUMAN_API_KEY, OPENROUTER_API_KEY or OPENAI_API_KEY"
-        print(f"note: no API key in {where} (fine for local endpoints)", file=sys.stderr)
-    client = ModelClient(args.model, args.base_url, key)
+    client = ModelClient(args.model, args.base_url, endpoint_key(args))
     path = Path(args.store) if args.store else default_store()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
