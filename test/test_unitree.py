@@ -438,8 +438,6 @@ def test_the_soft_start_waits_for_the_guard_to_arm_and_starts_again_after_dampin
     assert not spine.standing and spine.not_ready() == "the guard is not armed"
 
 
-@pytest.mark.slow
-@pytest.mark.genesis  # hands held out: the tracker's kinematic copy of the G1
 def test_a_plan_starts_at_the_next_state_and_targets_stay_in_range(controller):
     sent: list[LowCmd_] = []
     spine = HardwareSpine(controller, sent.append, log=lambda _t: None, soft_start=0.0)

@@ -111,7 +111,7 @@ class SceneHost:
 
     def controllers(self, n: int) -> list[Controller]:
         """``n`` controllers of this host's kind, one per plan executed side by side (the
-        hand tracker's kinematic copy is the process's, shared)."""
+        G1's kinematic model is the process's, shared)."""
         while len(self._more) < n - 1:
             self._more.append(make_controller(self.name, self.policy_path))
         return [self.controller, *self._more[: n - 1]]

@@ -1,5 +1,5 @@
 """Genesis, started once per process: a leaf every layer that touches the simulator imports
-(the scene builder, the spine's kinematic copy of the G1, the bridge), so none of them has
+(the scene builder, the simulated body, the bridge), so none of them has
 to import another layer's module to get it."""
 
 from __future__ import annotations

@@ -87,7 +87,7 @@ def measure(
 
     ground = ProvingGround()
     controller = make_controller(controller_name, policy_path)
-    tracker = HandTracker()  # the spine's own kinematic copy, for the ready pose and reach
+    tracker = HandTracker()  # the spine's own kinematics, for the ready pose and reach
     ready = ready_hand(tracker)
     gaits: list[Gait] = []
     for arms in ("swing", "held"):
@@ -158,8 +158,7 @@ def measure_reach(tracker: HandTracker, knee_bend: float = 0.0) -> ReachMap:
                 qpos = tracker.pose(posture)
                 for name, value in joints.items():
                     qpos[tracker.qs[name]] = value
-                tracker.entity.set_qpos(qpos)
-                landed = np.asarray(tracker.hands()[0]) - origin
+                landed = np.asarray(tracker.hands(qpos)[0]) - origin
                 bits.append("1" if np.linalg.norm(landed - left) < REACH_TOLERANCE else "0")
     return ReachMap(reachable="".join(bits))
 

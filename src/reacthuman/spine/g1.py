@@ -123,8 +123,7 @@ def parse_g1_once() -> None:
     is 1.5-2.5 s (its meshes' vertices are deduplicated each time). The G1's parse is kept
     for the process and each scene gets a deep copy of it (0.1-0.2 s), the same data the
     parse gives (every other document is parsed as before). Called before the G1 is added
-    anywhere (a scene's body, the hand tracker's kinematic copy), so a process parses it
-    once for both."""
+    anywhere (every scene's body), so a process parses it once."""
     from genesis.utils import mjcf
 
     parse = mjcf.parse_xml

@@ -88,8 +88,8 @@ class G1Controller:
         self._gains = self._plan_gains()
 
     def prepare(self) -> None:
-        """Build the hand tracker's kinematic model now (seconds; Genesis) instead of at the
-        first plan that moves the hands."""
+        """Build the hand tracker now (its compiled kinematics load in about 0.4 s) instead
+        of at the first plan that moves the hands."""
         _ = self.tracker
 
     @property

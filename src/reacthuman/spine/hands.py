@@ -1,8 +1,8 @@
-"""Hand keyframe tracking for the G1: keyframes interpolated in time, Genesis inverse
-kinematics for both arms, and the knee bend as a crouch.
+"""Hand keyframe tracking for the G1: keyframes interpolated in time, inverse kinematics for
+both arms, and the knee bend as a crouch.
 
-The tracker keeps a kinematic copy of the G1 in a Genesis scene of its own (never stepped),
-posed each tick as measured (joints, and the base's roll and pitch from the IMU) with the
+The tracker poses the G1's kinematic model (``spine.kinematics``: numpy and numba, no
+simulator) each tick as measured (joints, and the base's roll and pitch from the IMU) with the
 lower sole on z = 0, the pelvis above the origin and facing x: the robot frame of
 ``reacthuman.robot`` (floor between the feet, x forward), in which keyframes are offsets
 from the hand origin. It solves the arm joints (shoulder pitch, roll, yaw and elbow per arm;
@@ -20,24 +20,19 @@ as a person's hands stay where the ball will be while their weight shifts.
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from reacthuman import robot
 from reacthuman.brain.motion import to_robot
 from reacthuman.brain.plan import ReactionPlan
-from reacthuman.genesis_runtime import as_numpy
 from reacthuman.scenes.geometry import (
     Vec3,
     add,
-    quat4,
     quat_from_yaw,
     quat_mul,
-    quat_rotate,
     quat_yaw,
     rotate_yaw,
     sub,
@@ -49,9 +44,8 @@ from reacthuman.spine.g1 import (
     G1_JOINTS,
     HAND_LINK,
     HAND_POINT,
-    g1_document,
-    parse_g1_once,
 )
+from reacthuman.spine.kinematics import g1_kinematics
 from reacthuman.spine.standin import hand_offsets
 
 
@@ -152,79 +146,57 @@ def crouch_offsets(knee_bend: float) -> dict[str, float]:
     return offsets
 
 
-@functools.cache
-def _kinematic_scene() -> tuple[Any, Any]:
-    """A G1 of Genesis's ``Kinematic`` material: forward and inverse kinematics only, no
-    collider or constraint solver. Its link poses and solves are bit for bit those of a
-    rigid G1 (the tracker's copy was one until 2026-12-05), but posing it costs half as much
-    and it builds in 2-3 s instead of 15 (BENCHMARKS.md, "Part 5")."""
-    from reacthuman.genesis_runtime import genesis
-
-    gs = genesis()
-    parse_g1_once()  # the process's scenes reuse this parse of the G1
-    scene = gs.Scene(show_viewer=False)
-    entity = scene.add_entity(gs.morphs.MJCF(file=g1_document()), material=gs.materials.Kinematic())
-    scene.build()
-    return scene, entity
-
-
-def kinematic_copy() -> Any:
-    """The kinematic G1 of this process, built once: a Genesis scene keeps memory that its
-    ``destroy`` does not give back, and every tracker poses the copy before reading it, so
-    one serves every tracker of the process (the spine node of each run of a long bench)."""
-    return _kinematic_scene()[1]
-
-
 class HandTracker:
-    """Arm joint targets that put each hand centre on its keyframe (module docstring).
-
-    The copy it poses is shared (``kinematic_copy``); what an execution carries (plan, last
-    solution, odometry) is the tracker's own."""
+    """Arm joint targets that put each hand centre on its keyframe (module docstring). What an
+    execution carries (plan, last solution, odometry) is the tracker's own; the model is the
+    process's (``g1_kinematics``)."""
 
     def __init__(self) -> None:
-        self.entity = e = kinematic_copy()
-        self.qs = {name: e.get_joint(name).qs_idx_local[0] for name in G1_JOINTS}
-        self.ik_dofs = [e.get_joint(name).dofs_idx_local[0] for name in IK_JOINTS]
-        self.links = [e.get_link(HAND_LINK[side]) for side in ("left", "right")]
-        self.points = [np.asarray(HAND_POINT[side]) for side in ("left", "right")]
-        self.feet = [e.get_link(f"{side}_ankle_roll_link") for side in ("left", "right")]
-        self.n_qs = e.n_qs
+        self.model = m = g1_kinematics()
+        self.qs = {name: m.qs[name] for name in G1_JOINTS}
+        self.n_qs = m.n_qs
+        sides = ("left", "right")
+        self.hand_points = [(HAND_LINK[side], HAND_POINT[side]) for side in sides]
+        self.feet = [f"{side}_ankle_roll_link" for side in sides]
+        self.arms = m.targets(
+            [HAND_LINK[side] for side in sides], [HAND_POINT[side] for side in sides], IK_JOINTS
+        )
         self.plan: ReactionPlan | None = None
         self.odometry: StanceOdometry | None = None
         self.start_offsets: tuple[Vec3, Vec3] | None = None
         self.standing = self._standing_qpos()
+        self.posed = self.standing.copy()
         self.solution = self.standing.copy()
         self.arm_qs = [self.qs[n] for n in IK_JOINTS]
         self.seed = self.standing.copy()
         for name, value in IK_SEED.items():
             self.seed[self.qs[name]] = value
 
+    def _on_floor(self, qpos: np.ndarray) -> np.ndarray:
+        """``qpos`` with the pelvis raised so that the lower sole is on z = 0."""
+        qpos[2] = 0.0
+        frames = self.model.frames(qpos, self.feet)
+        qpos[2] = SOLE_BELOW_ANKLE - min(float(frames[foot][0][2]) for foot in self.feet)
+        return qpos
+
     def _standing_qpos(self) -> np.ndarray:
         qpos = np.zeros(self.n_qs)
         qpos[3] = 1.0
         for name, value in DEFAULT_POSE.items():
             qpos[self.qs[name]] = value
-        self.entity.set_qpos(qpos)
-        sole = min(float(as_numpy(foot.get_pos())[2]) for foot in self.feet) - SOLE_BELOW_ANKLE
-        qpos[2] = -sole
-        self.entity.set_qpos(qpos)
-        return qpos
+        return self._on_floor(qpos)
 
-    def hands(self) -> tuple[Vec3, Vec3]:
-        """Hand centres of the posed copy in the robot frame."""
-        out = []
-        for link, point in zip(self.links, self.points, strict=True):
-            pos = as_numpy(link.get_pos()).astype(float)
-            quat = quat4(float(v) for v in as_numpy(link.get_quat()))
-            off = quat_rotate(quat, tuple(point))
-            out.append((pos[0] + off[0], pos[1] + off[1], pos[2] + off[2]))
-        return out[0], out[1]
+    def hands(self, qpos: np.ndarray | None = None) -> tuple[Vec3, Vec3]:
+        """Hand centres in the robot frame, of the copy as last posed or of ``qpos``."""
+        points = self.model.points(self.posed if qpos is None else qpos, self.hand_points)
+        left, right = ((float(p[0]), float(p[1]), float(p[2])) for p in points)
+        return left, right
 
     def start(self, plan: ReactionPlan | None) -> None:
         """A new execution: interpolation starts from the hands of the default pose."""
         self.plan = plan
         self.odometry = None
-        self.entity.set_qpos(self.standing)
+        self.posed = self.standing.copy()
         origin = robot.HAND_ORIGIN
         self.start_offsets = tuple(  # type: ignore[assignment]
             (h[0] - origin[0], h[1] - origin[1], h[2] - origin[2]) for h in self.hands()
@@ -239,16 +211,13 @@ class HandTracker:
         for name, value in zip(state.names, state.positions, strict=True):
             if name in self.qs:
                 qpos[self.qs[name]] = value
-        qpos[2] = 0.0
-        self.entity.set_qpos(qpos)
-        sole = min(float(as_numpy(foot.get_pos())[2]) for foot in self.feet) - SOLE_BELOW_ANKLE
-        qpos[2] = -sole
-        self.entity.set_qpos(qpos)
-        return qpos
+        self.posed = self._on_floor(qpos)
+        return qpos.copy()
 
     def _feet(self) -> tuple[list[tuple[float, float]], list[float]]:
         """The posed copy's ankles: (x, y) from the pelvis, and their heights."""
-        points = [as_numpy(foot.get_pos()).astype(float) for foot in self.feet]
+        frames = self.model.frames(self.posed, self.feet)
+        points = [frames[foot][0] for foot in self.feet]
         return [(float(p[0]), float(p[1])) for p in points], [float(p[2]) for p in points]
 
     def solve(
@@ -278,20 +247,10 @@ class HandTracker:
                 break  # no miss (>= 0) is below best[0] - IK_PREFERENCE (<= 0)
             init = posture.copy()
             init[self.arm_qs] = start[self.arm_qs]
-            solution, error = self.entity.inverse_kinematics_multilink(
-                links=self.links,
-                poss=goals,
-                local_points=self.points,
-                init_qpos=init,
-                rot_mask=[False, False, False],
-                dofs_idx_local=self.ik_dofs,
-                max_samples=1,
-                seed=0,
-                return_error=True,
-            )
-            miss = float(np.abs(as_numpy(error)[:, :3]).max())
+            solved, error = self.model.solve(init, self.arms, np.array(goals))
+            miss = float(np.abs(error).max())
             if best is None or miss < best[0] - IK_PREFERENCE:
-                best = (miss, as_numpy(solution).astype(float))
+                best = (miss, solved[0])
         assert best is not None
         self.solution = best[1]
         return {n: float(self.solution[self.qs[n]]) for n in IK_JOINTS}
