@@ -32,6 +32,7 @@ import numba
 import numpy as np
 
 from reacthuman.spine.g1 import g1_document
+from reacthuman.spine.urdf import mjcf_floats
 
 IK_ITERATIONS = 20  # Genesis's defaults for inverse_kinematics_multilink
 IK_DAMPING = 0.01
@@ -52,7 +53,7 @@ def quat_matrix(quat: Sequence[float] | np.ndarray) -> np.ndarray:
 
 
 def _floats(text: str | None, default: tuple[float, ...]) -> np.ndarray:
-    return np.array([float(v) for v in text.split()] if text else default, dtype=float)
+    return np.array(mjcf_floats(text, default), dtype=float)
 
 
 @dataclass(frozen=True)
@@ -195,14 +196,7 @@ class G1Kinematics:
         if missing:
             raise KeyError(f"the G1 has no joint {missing[0]!r}")
         hinges = [by_joint[j] for j in joints]
-        above: list[set[int]] = []
-        for end in end_idx:
-            chain: set[int] = set()
-            i = end
-            while i >= 0:
-                chain.add(i)
-                i = self.bodies[i].parent
-            above.append(chain)
+        above = [set(self._order([name]).tolist()) for name in ends]
         return PointTargets(
             ends=np.array(end_idx, dtype=np.int64),
             points=np.asarray(points, dtype=float).reshape(len(end_idx), 3),

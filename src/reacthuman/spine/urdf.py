@@ -15,7 +15,8 @@ from reacthuman.scenes.geometry import quat_rpy
 from reacthuman.spine.g1 import g1_document
 
 
-def _floats(text: str | None, default: tuple[float, ...]) -> tuple[float, ...]:
+def mjcf_floats(text: str | None, default: tuple[float, ...]) -> tuple[float, ...]:
+    """An MJCF attribute's numbers (``pos``, ``quat``, ``range``...), or ``default``."""
     return tuple(float(v) for v in text.split()) if text else default
 
 
@@ -27,8 +28,8 @@ def _attr(element: ET.Element, key: str) -> str:
 
 
 def _origin(parent: ET.Element, element: ET.Element) -> None:
-    pos = _floats(element.get("pos"), (0.0, 0.0, 0.0))
-    w, x, y, z = _floats(element.get("quat"), (1.0, 0.0, 0.0, 0.0))
+    pos = mjcf_floats(element.get("pos"), (0.0, 0.0, 0.0))
+    w, x, y, z = mjcf_floats(element.get("quat"), (1.0, 0.0, 0.0, 0.0))
     rpy = quat_rpy((w, x, y, z))
     ET.SubElement(
         parent,
@@ -78,8 +79,8 @@ def g1_urdf() -> str:
             joint = ET.SubElement(robot, "joint", name=_attr(hinge, "name"), type="revolute")
             _origin(joint, body)
             ET.SubElement(joint, "axis", xyz=hinge.get("axis", "0 0 1"))
-            low, high = _floats(hinge.get("range"), (-math.pi, math.pi))
-            effort = _floats(hinge.get("actuatorfrcrange"), (-100.0, 100.0))[1]
+            low, high = mjcf_floats(hinge.get("range"), (-math.pi, math.pi))
+            effort = mjcf_floats(hinge.get("actuatorfrcrange"), (-100.0, 100.0))[1]
             ET.SubElement(
                 joint,
                 "limit",
