@@ -15,6 +15,7 @@ from helpers import graph_env, node_command
 
 from reacthuman.ros import contract, convert
 from reacthuman.ros.graph import NODES, PARAMETERS_FILE, isolate, node_parameters
+from reacthuman.spine.g1 import G1_JOINTS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -388,6 +389,122 @@ def test_bench_names_a_damaged_store_in_its_run_folder_before_any_work(tmp_path,
     assert sorted(p.name for p in run.iterdir()) == [name]  # nothing else written
 
 
+@pytest.mark.parametrize("frame", ["", "base_link", "odd"])
+@pytest.mark.parametrize("names", [G1_JOINTS, ("a",), ("ab", "c" * 7, "xyz")])
+def test_serialized_rows_are_the_messages_rclpy_serializes(names, frame):
+    """``cdr`` writes a lone execution's messages without rclpy: the same length and the same
+    message when read back as rclpy's own serialization (only alignment pads may differ:
+    Fast CDR leaves them as the buffer held them)."""
+    from geometry_msgs.msg import Twist
+    from rclpy.serialization import deserialize_message, serialize_message
+    from sensor_msgs.msg import Imu
+    from sensor_msgs.msg import JointState as JointStateMsg
+
+    from reacthuman.ros import cdr
+    from reacthuman.spine.command import JointState
+
+    rng = np.random.default_rng(len(names) + len(frame))
+    ns = int(rng.integers(0, 10**12))
+    positions, velocities = tuple(rng.normal(size=(2, len(names))))
+
+    def same(ours: bytes, message, kind) -> None:
+        theirs = bytes(serialize_message(message))
+        assert len(ours) == len(theirs)
+        assert deserialize_message(ours, kind) == deserialize_message(theirs, kind)
+
+    for moving in (tuple(velocities), ()):
+        message = convert.joint_state_msg(names, tuple(positions), ns, moving)
+        message.header.frame_id = frame
+        same(cdr.joint_state(names, ns, tuple(positions), moving, frame), message, JointStateMsg)
+    quat, gyro = tuple(rng.normal(size=4)), tuple(rng.normal(size=3))
+    state = JointState(0, 0.0, names, tuple(positions), tuple(velocities), quat, gyro)
+    same(cdr.imu(ns, frame, quat, gyro), convert.imu_msg(state, ns, frame), Imu)
+    walking = tuple(float(v) for v in rng.normal(size=3))
+    same(cdr.twist(walking), convert.twist(walking), Twist)
+    with pytest.raises(ValueError, match="2 positions"):
+        cdr.joint_state(("a",), ns, (0.0, 1.0))
+
+
+def test_the_recorder_writes_each_row_of_a_batch_into_its_executions_bag(tmp_path):
+    """Executions side by side travel as one batch message a tick; each execution's bag holds
+    its own rows as a lone execution's /imu, /joint_states, joint commands and /cmd_vel."""
+    import rclpy
+    from geometry_msgs.msg import Twist
+    from rclpy.serialization import deserialize_message, serialize_message
+    from rosbags.rosbag2 import Reader
+    from sensor_msgs.msg import Imu
+    from sensor_msgs.msg import JointState as JointStateMsg
+    from std_msgs.msg import String
+
+    from reacthuman.ros.recorder_node import RecorderNode
+    from reacthuman.scenes.generate import generate_scene
+    from reacthuman.scenes.spec import Family
+    from reacthuman.spine.command import JointCommand, JointState
+
+    spec = generate_scene(Family.object_drop, 0)
+    brains = ("oracle", "no-action")
+    names = G1_JOINTS[:3]
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    node = RecorderNode({"run_dir": str(tmp_path)}, context=context)
+    sent: dict[str, list] = {brain: [] for brain in brains}
+    try:
+        starts = [10 * convert.NS, 20 * convert.NS]
+        for episode, brain in enumerate(brains):
+            scene = contract.SceneMessage(
+                run_id="r", episode=episode, brain=brain, start_ns=starts[episode],
+                end_ns=starts[episode] + 4 * convert.NS, spec=spec,
+            )  # fmt: skip
+            node._on_message(contract.SCENE, serialize_message(convert.to_string(scene)))
+        for tick in range(3):
+            stamps = [start + tick * 20_000_000 for start in starts]
+            states = [
+                JointState(
+                    tick, 0.0, names, (tick, e, 1.0), (0.5, -tick, e), (1, 0, 0, 0), (e, 0, 0)
+                )
+                for e in range(2)
+            ]
+            commands = [
+                JointCommand(tick, 0.0, names, (e, tick, 2.0), (0.1 * tick, 0.0, e), (), ())
+                for e in range(2)
+            ]
+            node._on_batch(contract.BATCH_STATES, convert.batch_states_msg(states, stamps))
+            node._on_batch(contract.BATCH_COMMANDS, convert.batch_commands_msg(commands, stamps))
+            for episode, brain in enumerate(brains):
+                sent[brain].append((stamps[episode], states[episode], commands[episode]))
+        for episode in range(2):
+            score = f'{{"run_id": "r", "episode": {episode}, "row": null}}'
+            node._on_message(contract.SCORE, serialize_message(String(data=score)))
+    finally:
+        node.destroy_node()
+        rclpy.shutdown(context=context)
+    for brain in brains:
+        (bag,) = tmp_path.glob(f"bags/{brain}/*/*/metadata.yaml")
+        found: dict[str, list] = {}
+        kinds = {"/imu": Imu, "/joint_states": JointStateMsg, contract.CMD_VEL: Twist}
+        kinds[contract.JOINT_COMMAND] = JointStateMsg
+        with Reader(bag.parent) as reader:
+            for connection, _ns, raw in reader.messages():
+                if connection.topic in kinds:
+                    message = deserialize_message(raw, kinds[connection.topic])
+                    found.setdefault(connection.topic, []).append(message)
+        assert len(found["/joint_states"]) == len(found["/imu"]) == 3
+        assert len(found[contract.JOINT_COMMAND]) == 3
+        assert len(found[contract.CMD_VEL]) == 3  # the walking command changed at every tick
+        for (ns, state, command), joints, imu, target in zip(
+            sent[brain], found["/joint_states"], found["/imu"], found[contract.JOINT_COMMAND],
+            strict=True,
+        ):  # fmt: skip
+            assert convert.ns_of(joints.header.stamp) == convert.ns_of(imu.header.stamp) == ns
+            assert tuple(joints.name) == names and tuple(target.name) == names
+            assert tuple(joints.position) == state.positions
+            assert tuple(joints.velocity) == state.velocities
+            assert (imu.orientation.w, imu.angular_velocity.x) == (1.0, state.imu_gyro[0])
+            assert imu.header.frame_id == contract.BASE_FRAME
+            assert tuple(target.position) == command.positions
+            assert convert.ns_of(target.header.stamp) == ns
+
+
 def test_the_recorder_files_out_of_order_messages_under_their_episode(tmp_path):
     """Topics arrive in any order: a truth or an image before its scene still lands in the
     episode's bag, and only scored episodes keep a bag."""
@@ -426,6 +543,7 @@ def test_the_recorder_files_out_of_order_messages_under_their_episode(tmp_path):
             if episode == 0:
                 send(contract.SCORE, String(data="{" + envelope + ', "row": null}'))
         send(contract.CLOCK, convert.clock(11 * convert.NS))  # into episode 1: 0 closes
+        assert list(node.bags) == [1]  # the last episode waits for the clock to leave it
     finally:
         node.destroy_node()
         rclpy.shutdown(context=context)

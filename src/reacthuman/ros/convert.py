@@ -334,11 +334,3 @@ def row_command(
 ) -> JointCommand:
     """The core's joint command of a batch row at its tick, with its phase's gains."""
     return JointCommand(tick, t, row.names, row.positions, row.walking, gains[0], gains[1])
-
-
-def row_messages(row: BatchRow, frame: str) -> tuple[Imu | None, JointStateMsg]:
-    """What a state row is on the single-execution topics: ``/imu`` (the G1's) and
-    ``/joint_states``, as the simulator publishes them for a lone execution."""
-    state = row_state(row, 0, 0.0)
-    imu = imu_msg(state, row.ns, frame) if row.imu_quat is not None else None
-    return imu, joint_state_msg(row.names, row.positions, row.ns, row.velocities)

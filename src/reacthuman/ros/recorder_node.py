@@ -10,7 +10,7 @@ once the episode's score was recorded and the clock has moved into the next epis
 run ended); an interrupted episode leaves no bag. Executions side by side come as one batch
 message a tick (``contract.BATCH_STATES``, ``BATCH_COMMANDS``); each row goes into its own
 episode's bag as the ``/imu``, ``/joint_states``, ``spine/joint_command`` and ``/cmd_vel``
-messages a lone execution has.
+messages a lone execution has (serialized by ``cdr``, without building rclpy messages).
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rclpy.serialization import deserialize_message, serialize_message
+from rclpy.serialization import deserialize_message
 from std_msgs.msg import Float64MultiArray, String
 
+from reacthuman.ros import cdr, convert
 from reacthuman.ros import contract as c
-from reacthuman.ros import convert
 from reacthuman.ros.bag import EpisodeBag
 from reacthuman.ros.base import ReactNode
 from reacthuman.ros.convert import NS
@@ -79,6 +79,7 @@ class RecorderNode(ReactNode):
         self.bags: dict[int, EpisodeBag] = {}
         self.starts: list[tuple[int, int]] = []  # (start_ns, episode), sorted
         self.ends: dict[int, int] = {}  # episode -> end_ns
+        self.start_of: dict[int, int] = {}  # episode -> start_ns
         self.scored: set[int] = set()
         self.early: list[tuple[str, bytes, int]] = []  # stamped before their scene arrived
         self.written: list[Path] = []
@@ -174,22 +175,18 @@ class RecorderNode(ReactNode):
             for row in rows:
                 episode = self._episode_at(row.ns)
                 if topic == c.BATCH_STATES:
-                    imu, joints = convert.row_messages(row, c.BASE_FRAME)
-                    if imu is not None:
-                        self._stamped(c.IMU, serialize_message(imu), row.ns, episode, received)
-                    self._stamped(
-                        c.JOINT_STATES, serialize_message(joints), row.ns, episode, received
-                    )
+                    if row.imu_quat is not None and row.imu_gyro is not None:
+                        imu = cdr.imu(row.ns, c.BASE_FRAME, row.imu_quat, row.imu_gyro)
+                        self._stamped(c.IMU, imu, row.ns, episode, received)
+                    joints = cdr.joint_state(row.names, row.ns, row.positions, row.velocities)
+                    self._stamped(c.JOINT_STATES, joints, row.ns, episode, received)
                     continue
-                command = convert.joint_state_msg(row.names, row.positions, row.ns)
-                self._stamped(
-                    c.JOINT_COMMAND, serialize_message(command), row.ns, episode, received
-                )
+                command = cdr.joint_state(row.names, row.ns, row.positions)
+                self._stamped(c.JOINT_COMMAND, command, row.ns, episode, received)
                 if episode is None or self.walking.get(episode) != row.walking:
                     if episode is not None:
                         self.walking[episode] = row.walking
-                    twist = serialize_message(convert.twist(row.walking))
-                    self._stamped(c.CMD_VEL, twist, row.ns, episode, received)
+                    self._stamped(c.CMD_VEL, cdr.twist(row.walking), row.ns, episode, received)
 
     def _stamped(self, topic: str, raw: bytes, ns: int, episode: int | None, received: int) -> None:
         """A message of sim time ``ns`` into its episode's bag (kept aside until its scene
@@ -211,6 +208,7 @@ class RecorderNode(ReactNode):
         for topic, message, received in self.waiting.pop(scene.episode, []):
             self.bags[scene.episode].write(topic, message, received)
         bisect.insort(self.starts, (scene.start_ns, scene.episode))
+        self.start_of[scene.episode] = scene.start_ns
         self.ends[scene.episode] = scene.end_ns
         early, self.early = self.early, []
         for topic, message, ns in early:
@@ -221,12 +219,18 @@ class RecorderNode(ReactNode):
                 self.bags[episode].write(topic, message, time.time_ns())
 
     def _close_left_behind(self, ns: int) -> None:
-        """Close the scored bags of episodes that the clock has left (with some grace)."""
-        for (_start, episode), (following, _next) in zip(
-            self.starts, self.starts[1:], strict=False
-        ):
-            if episode in self.bags and episode in self.scored and ns >= following + GRACE_NS:
+        """Close the scored bags of episodes that the clock has left (with some grace). Only
+        the open bags are looked at: a clock message comes 10 times a simulated second, and
+        walking every episode of the run at each one grew with the run's square."""
+        for episode in [e for e in self.bags if e in self.scored]:
+            following = self._following_start(episode)
+            if following is not None and ns >= following + GRACE_NS:
                 self._finish(episode)
+
+    def _following_start(self, episode: int) -> int | None:
+        """When the episode after ``episode`` (in sim time) starts; None while there is none."""
+        i = bisect.bisect_right(self.starts, (self.start_of[episode], episode))
+        return self.starts[i][0] if i < len(self.starts) else None
 
     def _on_status(self, msg: String) -> None:
         status = c.RunStatus.model_validate_json(msg.data)

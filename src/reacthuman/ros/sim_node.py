@@ -75,6 +75,7 @@ STANDIN_URDF = """<?xml version="1.0"?>
 # the lock-step itself runs on the stamps of /joint_states and the joint commands, and each
 # extra message per tick costs every subscriber a callback.
 SLOW_EVERY = 5
+SPIN_S = 0.05  # the longest a wait for mail spins the executor between looks at the mail
 
 
 class NodeMissing(RuntimeError):
@@ -207,10 +208,12 @@ class SimNode(ReactNode):
             found = self.mail.take(key, 0.0)
             if found is not None:
                 return found
-            left = deadline - time.monotonic()
-            if left <= 0:
+            if time.monotonic() >= deadline:
                 return None
-            self.executor.spin_once(timeout_sec=min(left, 0.05))
+            # Always the same timeout: rclpy keeps its generator of ready callbacks (one wait
+            # set, every callback that wait found) only while spin_once's arguments stay the
+            # same; a shrinking timeout rebuilt the wait set, 57 entities, for each callback.
+            self.executor.spin_once(timeout_sec=SPIN_S)
 
     # -- helpers ------------------------------------------------------------------------
     def unitree_link(self) -> Any:
