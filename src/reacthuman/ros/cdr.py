@@ -8,7 +8,7 @@ a run (the encapsulation, the frame, the joint names and every alignment pad) ar
 once per joint set and frame, and a message is its stamp and values packed between them:
 what ``rclpy.serialization.serialize_message`` gives, of the same length and with the same
 values (tested against it), except that its alignment pads are zeros where Fast CDR leaves
-whatever the buffer held (so a bag's bytes no longer vary from run to run).
+whatever its buffer held.
 
 CDR as ROS 2 writes it (XCDR1, little endian): a 4-byte encapsulation header, then every
 primitive aligned to its size counted from the end of that header; a string is its length
@@ -42,10 +42,6 @@ class _Layout:
         data = text.encode()
         self.u32(len(data) + 1)
         self.body += data + b"\x00"
-
-    def doubles(self, values: Sequence[float]) -> None:
-        self.align(8)
-        self.body += struct.pack(f"<{len(values)}d", *values)
 
 
 def _stamp(ns: int) -> bytes:
