@@ -15,6 +15,7 @@ from reacthuman import __version__
 from reacthuman.cli import (
     bench,
     bench_sim,
+    billiards,
     calibrate_gaits,
     catalogue,
     decide,
@@ -40,6 +41,7 @@ VERBS = (
     bench,
     replay,
     g1,
+    billiards,
 )
 
 __all__ = ["CliError", "build_parser", "main"]

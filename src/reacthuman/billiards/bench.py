@@ -1,0 +1,227 @@
+"""A BilliardPhys run: tables per horizon, every answerer's answers graded, the paper's
+tables with bootstrap intervals, and the stasis-bias figure.
+
+Per table the three accuracies are its own (Q1: the share of its object balls judged right;
+Q2: 1 or 0; Q3: the share of its balls placed within a radius), so the intervals resample
+tables, the unit the generator draws. Stasis bias (the paper's section 3.4) is read off Q1:
+the share of true collisions answered "no" against the share of non-collisions answered
+"yes"; a model that defaults to "nothing happens" has the first far above the second.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from reacthuman.billiards.render import table_png
+from reacthuman.billiards.scenes import HORIZONS, BilliardScene, BilliardTruth, generate, truth
+from reacthuman.billiards.scoring import (
+    BASELINES,
+    BilliardAnswer,
+    Grade,
+    baseline_answer,
+    grade,
+    s_total,
+)
+from reacthuman.scoring.aggregate import Stat, stat
+
+
+class TableResult(BaseModel):
+    """One answerer on one table: its answers, their judgments, and what went wrong."""
+
+    model_config = ConfigDict(frozen=True)
+
+    brain: str
+    scene_id: str
+    horizon: int
+    answer: BilliardAnswer
+    q1: float  # share of object balls right
+    q2: float  # 1.0 or 0.0
+    q3: float  # share of balls right
+    missed_hits: int  # true collisions answered "no" (or not answered)
+    true_hits: int
+    false_hits: int  # non-collisions answered "yes"
+    true_misses: int
+    unusable: tuple[str, ...] = ()  # a task's reason, for each reply that could not be used
+
+
+def result(
+    brain: str,
+    scene: BilliardScene,
+    answer_truth: BilliardTruth,
+    answer: BilliardAnswer,
+    unusable: Sequence[str] = (),
+) -> TableResult:
+    g: Grade = grade(answer_truth, answer)
+    hits = set(answer_truth.hits)
+    said = answer.hits or {}
+    balls = range(1, len(answer_truth.positions))
+    return TableResult(
+        brain=brain,
+        scene_id=scene.scene_id,
+        horizon=scene.horizon,
+        answer=answer,
+        q1=g.q1_right / g.q1_asked,
+        q2=float(g.q2_right),
+        q3=g.q3_right / g.q3_asked,
+        missed_hits=sum(b in hits and not said.get(b, False) for b in balls),
+        true_hits=len(hits),
+        false_hits=sum(b not in hits and said.get(b, False) for b in balls),
+        true_misses=sum(b not in hits for b in balls),
+        unusable=tuple(unusable),
+    )
+
+
+def tables(
+    count: int, horizons: Iterable[int] = HORIZONS, first_seed: int = 0
+) -> list[tuple[BilliardScene, BilliardTruth]]:
+    """``count`` tables per horizon, seeds ``first_seed`` on."""
+    if count < 1:
+        raise ValueError(f"--tables {count}: at least one table per horizon")
+    out = []
+    for horizon in horizons:
+        for seed in range(first_seed, first_seed + count):
+            scene = generate(seed, horizon)
+            out.append((scene, truth(scene)))
+    return out
+
+
+def run_baselines(
+    brains: Sequence[str], drawn: Sequence[tuple[BilliardScene, BilliardTruth]]
+) -> list[TableResult]:
+    unknown = [b for b in brains if b not in BASELINES]
+    if unknown:
+        raise ValueError(
+            f"unknown BilliardPhys baseline(s) {', '.join(unknown)} (known: {', '.join(BASELINES)})"
+        )
+    return [result(b, s, t, baseline_answer(b, s, t)) for b in brains for s, t in drawn]
+
+
+class Summary(BaseModel):
+    """One answerer at one horizon (or all: horizon None)."""
+
+    brain: str
+    horizon: int | None
+    tables: int
+    q1: Stat
+    q2: Stat
+    q3: Stat
+    s_total: float | None
+    missed_hit_rate: float | None  # true collisions answered "no"
+    false_hit_rate: float | None  # non-collisions answered "yes"
+    unusable: int
+
+
+def summarise(results: Sequence[TableResult]) -> list[Summary]:
+    out = []
+    brains = sorted({r.brain for r in results})
+    for brain in brains:
+        mine = [r for r in results if r.brain == brain]
+        for horizon in [*sorted({r.horizon for r in mine}), None]:
+            rows = [r for r in mine if horizon is None or r.horizon == horizon]
+            q1, q2, q3 = (
+                stat(r.q1 for r in rows),
+                stat(r.q2 for r in rows),
+                stat(r.q3 for r in rows),
+            )
+            total = None
+            if q1.mean is not None and q2.mean is not None and q3.mean is not None:
+                total = s_total((q1.mean, q2.mean, q3.mean))
+            true_hits = sum(r.true_hits for r in rows)
+            misses = sum(r.true_misses for r in rows)
+            out.append(
+                Summary(
+                    brain=brain,
+                    horizon=horizon,
+                    tables=len(rows),
+                    q1=q1,
+                    q2=q2,
+                    q3=q3,
+                    s_total=total,
+                    missed_hit_rate=sum(r.missed_hits for r in rows) / true_hits
+                    if true_hits
+                    else None,
+                    false_hit_rate=sum(r.false_hits for r in rows) / misses if misses else None,
+                    unusable=sum(bool(r.unusable) for r in rows),
+                )
+            )
+    return out
+
+
+def _cell(s: Stat) -> str:
+    if s.mean is None:
+        return "-"
+    return f"{100 * s.mean:.1f} [{100 * (s.low or 0):.1f}, {100 * (s.high or 0):.1f}]"
+
+
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f} %"
+
+
+def report_markdown(summaries: Sequence[Summary]) -> str:
+    """The paper's tables: accuracy per task and horizon with 95 % bootstrap intervals,
+    S_total, and stasis bias."""
+    lines = [
+        "# BilliardPhys",
+        "",
+        "Accuracy in % with 95 % bootstrap intervals over tables. Q1: per object ball, did the "
+        "cue ball hit it; Q2: the exact set of cushions the cue ball touched; Q3: every ball "
+        "within one radius of where it is at the horizon. S_total = 0.3 Q1 + 0.3 Q2 + 0.4 Q3.",
+        "",
+        "| answerer | horizon | tables | Q1 | Q2 | Q3 | S_total | unusable replies |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for s in summaries:
+        when = "all" if s.horizon is None else f"{s.horizon} s"
+        total = "-" if s.s_total is None else f"{100 * s.s_total:.1f}"
+        lines.append(
+            f"| {s.brain} | {when} | {s.tables} | {_cell(s.q1)} | {_cell(s.q2)} | "
+            f"{_cell(s.q3)} | {total} | {s.unusable} |"
+        )
+    lines += [
+        "",
+        "## Stasis bias",
+        "",
+        'Of the collisions that happen, the share answered "no collision"; of the balls the cue '
+        'ball never touches, the share answered "collision". Stasis bias is the first far '
+        "above the second.",
+        "",
+        "| answerer | collisions answered no | non-collisions answered yes |",
+        "|---|---|---|",
+    ]
+    for s in summaries:
+        if s.horizon is None:
+            lines.append(f"| {s.brain} | {_rate(s.missed_hit_rate)} | {_rate(s.false_hit_rate)} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_run(
+    out: Path, drawn: Sequence[tuple[BilliardScene, BilliardTruth]], results: Sequence[TableResult]
+) -> Path:
+    """The run folder: every table (its image and answers), every result, the report."""
+    (out / "tables").mkdir(parents=True, exist_ok=True)
+    with (out / "tables.jsonl").open("w") as handle:
+        for scene, answers in drawn:
+            handle.write(
+                json.dumps(
+                    {
+                        "scene": scene.model_dump(mode="json"),
+                        "truth": answers.model_dump(mode="json"),
+                    }
+                )
+                + "\n"
+            )
+            (out / "tables" / f"{scene.scene_id}.png").write_bytes(table_png(scene))
+    with (out / "results.jsonl").open("w") as handle:
+        for r in results:
+            handle.write(r.model_dump_json() + "\n")
+    summaries = summarise(results)
+    (out / "summary.json").write_text(
+        json.dumps([s.model_dump(mode="json") for s in summaries], indent=1)
+    )
+    report = out / "report.md"
+    report.write_text(report_markdown(summaries))
+    return report
