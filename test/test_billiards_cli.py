@@ -40,3 +40,49 @@ def test_bad_input_is_named_before_any_work(tmp_path):
     (tmp_path / "file").write_text("x")
     done = run_cli("billiards", "bench", "--out", str(tmp_path / "file"))
     assert done.returncode == 1 and "exists and is not a folder" in done.stderr
+
+
+def test_a_loopback_model_answers_every_task_through_the_client_and_its_store(server, tmp_path):
+    """Three calls a table with the image; a reply that stays unusable after the re-asks is
+    recorded and judged wrong, the others graded; a rerun asks nothing already answered."""
+    from reacthuman.billiards.scenes import generate, truth
+
+    scene = generate(0, 2)
+    answers = truth(scene)
+    q1 = {
+        "collisions": [{"id": b, "answer": "T" if b in answers.hits else "F"} for b in range(1, 7)]
+    }
+    q3 = {
+        "predictions": [
+            {"id": b, "pos": None if p is None else list(p)}
+            for b, p in enumerate(answers.positions)
+        ]
+    }
+    server.responses = [
+        ("reply", f"```json\n{json.dumps(q1)}\n```"),
+        ("reply", "The cue ball touches the TOP wall."),  # Q2, three times: never usable
+        ("reply", '{"walls": [{"wall": "TOP", "answer": "maybe"}]}'),
+        ("reply", "still no JSON"),
+        ("reply", json.dumps(q3)),
+    ]
+    store = tmp_path / "responses.sqlite"
+    args = ["billiards", "bench", "--model", "fake-vlm", "--base-url", server.url]
+    args += ["--store", str(store), "--tables", "1", "--horizons", "2", "--concurrency", "1"]
+    done = run_cli(*args, "--out", str(tmp_path / "run"))
+    assert done.returncode == 0, done.stderr
+    assert "1 tables x 1 answerer(s), 1 with an unusable reply" in done.stdout
+    assert len(server.requests) == 5
+    first = server.requests[0]["body"]["messages"][0]["content"]
+    assert "Task 1" in first[0]["text"] and "mu = 0.002" in first[0]["text"]
+    assert first[1]["image_url"]["url"].startswith("data:image/png;base64,")
+    (row,) = [
+        json.loads(line) for line in (tmp_path / "run" / "results.jsonl").read_text().splitlines()
+    ]
+    assert row["brain"] == "fake-vlm" and (row["q1"], row["q2"], row["q3"]) == (1.0, 0.0, 1.0)
+    assert row["answer"]["walls"] is None
+    assert row["unusable"] == [
+        "q2: unusable reply: no JSON object in the reply (truncated or prose only)"
+    ]
+    again = run_cli(*args, "--out", str(tmp_path / "again"))
+    assert again.returncode == 0, again.stderr
+    assert len(server.requests) == 5  # every answer, the unusable one too, from the store

@@ -10,6 +10,7 @@ from reacthuman.billiards.physics import Wall
 from reacthuman.billiards.prompts import (
     UnusableAnswer,
     common_prompt,
+    parse_reply,
     read_hits,
     read_positions,
     read_walls,
@@ -55,7 +56,9 @@ def test_replies_in_fences_or_prose_read_back_into_a_full_score():
         scene = generate(seed, 4)
         q1, q2, q3 = oracle_replies(scene)
         answer = BilliardAnswer(
-            hits=read_hits(q1), walls=read_walls(q2), positions=read_positions(q3)
+            hits=read_hits(parse_reply(q1)),
+            walls=read_walls(parse_reply(q2)),
+            positions=read_positions(parse_reply(q3)),
         )
         g = grade(truth(scene), answer)
         assert (g.q1_right, g.q2_right, g.q3_right) == (6, True, 7)
@@ -99,5 +102,5 @@ def test_replies_in_fences_or_prose_read_back_into_a_full_score():
 )
 def test_an_unusable_reply_is_refused_with_what_is_wrong(reader, reply, reason):
     with pytest.raises(UnusableAnswer) as caught:
-        reader(reply)
+        reader(parse_reply(reply))
     assert reason in str(caught.value)

@@ -16,13 +16,15 @@ from typing import Any
 from reacthuman.billiards.physics import HEIGHT, MU, RADIUS, WIDTH, G, Wall
 from reacthuman.billiards.render import ARROW_SECONDS
 from reacthuman.billiards.scenes import BALLS, BilliardScene
+from reacthuman.brain.client import ReplyError
 from reacthuman.brain.extract import ExtractionError, extract_json
 
 TASKS = ("q1", "q2", "q3")
 
 
-class UnusableAnswer(ValueError):
-    """A reply that answers nothing usable; the message says why."""
+class UnusableAnswer(ReplyError):
+    """A reply that answers nothing usable; the message says why (the model client asks
+    again with it)."""
 
 
 def common_prompt(scene: BilliardScene) -> str:
@@ -70,11 +72,15 @@ def task_prompt(task: str, scene: BilliardScene) -> str:
     raise ValueError(f"unknown BilliardPhys task {task!r} (known: {', '.join(TASKS)})")
 
 
-def _entries(reply: str | None, key: str) -> list[dict[str, Any]]:
+def parse_reply(reply: str | None) -> dict[str, Any]:
+    """The reply's JSON object (the brain's extraction); UnusableAnswer when there is none."""
     try:
-        found = extract_json(reply)
+        return extract_json(reply)
     except ExtractionError as exc:
         raise UnusableAnswer(str(exc)) from None
+
+
+def _entries(found: dict[str, Any], key: str) -> list[dict[str, Any]]:
     entries = found.get(key)
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise UnusableAnswer(f'no "{key}" list of objects in the reply')
@@ -87,10 +93,11 @@ def _true_false(value: Any, what: str) -> bool:
     raise UnusableAnswer(f'{what}: answer {value!r} is neither "T" nor "F"')
 
 
-def read_hits(reply: str | None) -> dict[int, bool]:
-    """Task 1's reply: object ball id -> collided; UnusableAnswer naming what is wrong."""
+def read_hits(found: dict[str, Any]) -> dict[int, bool]:
+    """Task 1's reply (its JSON object): object ball id -> collided; UnusableAnswer naming
+    what is wrong."""
     out: dict[int, bool] = {}
-    for entry in _entries(reply, "collisions"):
+    for entry in _entries(found, "collisions"):
         ball = entry.get("id")
         if not isinstance(ball, int) or isinstance(ball, bool) or not 1 <= ball < BALLS:
             raise UnusableAnswer(
@@ -105,10 +112,10 @@ def read_hits(reply: str | None) -> dict[int, bool]:
     return out
 
 
-def read_walls(reply: str | None) -> dict[Wall, bool]:
+def read_walls(found: dict[str, Any]) -> dict[Wall, bool]:
     """Task 2's reply: wall -> touched; UnusableAnswer naming what is wrong."""
     out: dict[Wall, bool] = {}
-    for entry in _entries(reply, "walls"):
+    for entry in _entries(found, "walls"):
         name = entry.get("wall")
         try:
             wall = Wall(str(name).upper())
@@ -123,10 +130,10 @@ def read_walls(reply: str | None) -> dict[Wall, bool]:
     return out
 
 
-def read_positions(reply: str | None) -> dict[int, tuple[float, float] | None]:
+def read_positions(found: dict[str, Any]) -> dict[int, tuple[float, float] | None]:
     """Task 3's reply: ball id -> position at the horizon or None (pocketed)."""
     out: dict[int, tuple[float, float] | None] = {}
-    for entry in _entries(reply, "predictions"):
+    for entry in _entries(found, "predictions"):
         ball = entry.get("id")
         if not isinstance(ball, int) or isinstance(ball, bool) or not 0 <= ball < BALLS:
             raise UnusableAnswer(f"prediction for id {ball!r}: not a ball 0-{BALLS - 1}")

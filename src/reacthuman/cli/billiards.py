@@ -6,7 +6,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from reacthuman.cli.common import CliError, positive_int
+from reacthuman.cli.common import (
+    CliError,
+    add_endpoint_options,
+    default_store,
+    endpoint_key,
+    positive_int,
+)
 
 
 def add_parser(commands: Any) -> None:
@@ -22,33 +28,75 @@ def add_parser(commands: Any) -> None:
         help="draw tables, answer them with the reference answerers, grade, report",
         description="Draw --tables tables per horizon, answer every one with each --brain "
         "(oracle: the exact simulation; no-collision: stasis; straight-line: the cue ball's "
-        "arrow with friction, through the other balls), grade them and write the run folder "
-        "(tables/*.png, tables.jsonl, results.jsonl, summary.json, report.md).",
+        "arrow with friction, through the other balls) and with --model if given (three "
+        "calls a table, one per task, cached in the response store), grade them and write "
+        "the run folder (tables/*.png, tables.jsonl, results.jsonl, summary.json, report.md).",
     )
     bench.add_argument("--out", required=True, help="the run folder to write")
     bench.add_argument("--tables", type=positive_int, default=20, help="tables per horizon")
     bench.add_argument("--first-seed", type=int, default=0, help="seed of the first table")
     bench.add_argument(
+        "--horizons",
+        type=positive_int,
+        nargs="+",
+        default=[1, 2, 3, 4, 5],
+        metavar="S",
+        help="horizons in seconds (default: 1 2 3 4 5)",
+    )
+    bench.add_argument(
         "--brain",
         action="append",
         help="a reference answerer (repeatable; default: all three)",
     )
+    bench.add_argument("--model", metavar="ID", help="a model id at an OpenAI-compatible endpoint")
+    add_endpoint_options(bench, "")
+    bench.add_argument(
+        "--concurrency",
+        type=positive_int,
+        default=8,
+        metavar="K",
+        help="tables in flight at once (default 8)",
+    )
+    bench.add_argument("--max-tokens", type=positive_int, default=4096, metavar="N")
     bench.set_defaults(func=cmd_bench)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    import asyncio
+
     from reacthuman.billiards.bench import run_baselines, tables, write_run
     from reacthuman.billiards.scoring import BASELINES
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise CliError(f"--out {out}: exists and is not a folder")
-    brains = args.brain or list(BASELINES)
+    brains = args.brain or ([] if args.model else list(BASELINES))
     try:
-        drawn = tables(args.tables, first_seed=args.first_seed)
+        drawn = tables(args.tables, args.horizons, first_seed=args.first_seed)
         results = run_baselines(brains, drawn)
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    if args.model:
+        from reacthuman.billiards.ask import run_model
+        from reacthuman.brain.client import ModelClient
+        from reacthuman.brain.store import ResponseStore
+
+        client = ModelClient(
+            args.model, args.base_url, endpoint_key(args), max_tokens=args.max_tokens
+        )
+        try:
+            store = ResponseStore(args.store or default_store())
+        except OSError as exc:
+            raise CliError(f"cannot open the response store: {exc}") from None
+        try:
+            results += asyncio.run(run_model(client, store, drawn, args.concurrency))
+        finally:
+            store.close()
+        brains.append(args.model)
     report = write_run(out, drawn, results)
-    print(f"{len(drawn)} tables x {len(brains)} answerer(s). Report: {report}")
+    unusable = sum(bool(r.unusable) for r in results)
+    print(
+        f"{len(drawn)} tables x {len(brains)} answerer(s), {unusable} with an unusable reply. "
+        f"Report: {report}"
+    )
     return 0
