@@ -24,7 +24,7 @@ def test_the_bench_writes_every_table_result_and_the_report(tmp_path):
     oracle_all = [line for line in report.splitlines() if line.startswith("| oracle | all |")]
     assert oracle_all == [
         "| oracle | all | 20 | 100.0 [100.0, 100.0] | 100.0 [100.0, 100.0] | "
-        "100.0 [100.0, 100.0] | 100.0 | 0 |"
+        "100.0 [100.0, 100.0] | 100.0 [100.0, 100.0] | 100.0 | 0 |"
     ]
     assert "| no-collision | 100.0 % | 0.0 % |" in report  # stasis bias in its pure form
 

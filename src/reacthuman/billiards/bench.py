@@ -39,6 +39,7 @@ class TableResult(BaseModel):
     horizon: int
     answer: BilliardAnswer
     q1: float  # share of object balls right
+    q1_table: float  # 1.0 when every object ball is right
     q2: float  # 1.0 or 0.0
     q3: float  # share of balls right
     missed_hits: int  # true collisions answered "no" (or not answered)
@@ -65,6 +66,7 @@ def result(
         horizon=scene.horizon,
         answer=answer,
         q1=g.q1_right / g.q1_asked,
+        q1_table=float(g.q1_right == g.q1_asked),
         q2=float(g.q2_right),
         q3=g.q3_right / g.q3_asked,
         missed_hits=sum(b in hits and not said.get(b, False) for b in balls),
@@ -107,6 +109,7 @@ class Summary(BaseModel):
     horizon: int | None
     tables: int
     q1: Stat
+    q1_table: Stat
     q2: Stat
     q3: Stat
     s_total: float | None
@@ -138,6 +141,7 @@ def summarise(results: Sequence[TableResult]) -> list[Summary]:
                     horizon=horizon,
                     tables=len(rows),
                     q1=q1,
+                    q1_table=stat(r.q1_table for r in rows),
                     q2=q2,
                     q3=q3,
                     s_total=total,
@@ -169,16 +173,19 @@ def report_markdown(summaries: Sequence[Summary]) -> str:
         "",
         "Accuracy in % with 95 % bootstrap intervals over tables. Q1: per object ball, did the "
         "cue ball hit it; Q2: the exact set of cushions the cue ball touched; Q3: every ball "
-        "within one radius of where it is at the horizon. S_total = 0.3 Q1 + 0.3 Q2 + 0.4 Q3.",
+        "within one radius of where it is at the horizon. S_total = 0.3 Q1 + 0.3 Q2 + 0.4 Q3. "
+        'Q1 per table (every object ball right) beside it: per ball, answering "no collision" '
+        "everywhere is right for most balls.",
         "",
-        "| answerer | horizon | tables | Q1 | Q2 | Q3 | S_total | unusable replies |",
-        "|---|---|---|---|---|---|---|---|",
+        "| answerer | horizon | tables | Q1 | Q1 per table | Q2 | Q3 | S_total | unusable |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for s in summaries:
         when = "all" if s.horizon is None else f"{s.horizon} s"
         total = "-" if s.s_total is None else f"{100 * s.s_total:.1f}"
         lines.append(
-            f"| {s.brain} | {when} | {s.tables} | {_cell(s.q1)} | {_cell(s.q2)} | "
+            f"| {s.brain} | {when} | {s.tables} | {_cell(s.q1)} | {_cell(s.q1_table)} | "
+            f"{_cell(s.q2)} | "
             f"{_cell(s.q3)} | {total} | {s.unusable} |"
         )
     lines += [
