@@ -27,6 +27,9 @@ def test_the_bench_writes_every_table_result_and_the_report(tmp_path):
         "100.0 [100.0, 100.0] | 100.0 [100.0, 100.0] | 100.0 | 0 |"
     ]
     assert "| no-collision | 100.0 % | 0.0 % |" in report  # stasis bias in its pure form
+    bands = [line.split(" | ") for line in report.splitlines() if " events | " in line]
+    assert {b[0] for b in bands} == {"| oracle", "| no-collision", "| straight-line"}
+    assert sum(int(b[2]) for b in bands if b[0] == "| oracle") == 20  # every table in one band
 
 
 def test_bad_input_is_named_before_any_work(tmp_path):

@@ -46,6 +46,7 @@ class TableResult(BaseModel):
     true_hits: int
     false_hits: int  # non-collisions answered "yes"
     true_misses: int
+    events: int  # on the table before the horizon (the complexity band)
     unusable: tuple[str, ...] = ()  # a task's reason, for each reply that could not be used
 
 
@@ -73,6 +74,7 @@ def result(
         true_hits=len(hits),
         false_hits=sum(b not in hits and said.get(b, False) for b in balls),
         true_misses=sum(b not in hits for b in balls),
+        events=answer_truth.events,
         unusable=tuple(unusable),
     )
 
@@ -106,7 +108,8 @@ class Summary(BaseModel):
     """One answerer at one horizon (or all: horizon None)."""
 
     brain: str
-    horizon: int | None
+    horizon: int | None  # None: every horizon
+    band: str | None = None  # a complexity band's tables only (every horizon)
     tables: int
     q1: Stat
     q1_table: Stat
@@ -118,40 +121,52 @@ class Summary(BaseModel):
     unusable: int
 
 
+BANDS = ((0, 1, "0-1 events"), (2, 3, "2-3 events"), (4, 1 << 30, "4+ events"))
+
+
+def band_of(events: int) -> str:
+    """A table's complexity: how much happens on it before the horizon (stops, cushions,
+    contacts, pockets)."""
+    return next(name for low, high, name in BANDS if low <= events <= high)
+
+
+def _summary(
+    brain: str, rows: Sequence[TableResult], horizon: int | None, band: str | None
+) -> Summary:
+    q1, q2, q3 = stat(r.q1 for r in rows), stat(r.q2 for r in rows), stat(r.q3 for r in rows)
+    total = None
+    if q1.mean is not None and q2.mean is not None and q3.mean is not None:
+        total = s_total((q1.mean, q2.mean, q3.mean))
+    true_hits = sum(r.true_hits for r in rows)
+    misses = sum(r.true_misses for r in rows)
+    return Summary(
+        brain=brain,
+        horizon=horizon,
+        band=band,
+        tables=len(rows),
+        q1=q1,
+        q1_table=stat(r.q1_table for r in rows),
+        q2=q2,
+        q3=q3,
+        s_total=total,
+        missed_hit_rate=sum(r.missed_hits for r in rows) / true_hits if true_hits else None,
+        false_hit_rate=sum(r.false_hits for r in rows) / misses if misses else None,
+        unusable=sum(bool(r.unusable) for r in rows),
+    )
+
+
 def summarise(results: Sequence[TableResult]) -> list[Summary]:
+    """Per answerer: each horizon, all of them (horizon None), and each complexity band."""
     out = []
-    brains = sorted({r.brain for r in results})
-    for brain in brains:
+    for brain in sorted({r.brain for r in results}):
         mine = [r for r in results if r.brain == brain]
         for horizon in [*sorted({r.horizon for r in mine}), None]:
             rows = [r for r in mine if horizon is None or r.horizon == horizon]
-            q1, q2, q3 = (
-                stat(r.q1 for r in rows),
-                stat(r.q2 for r in rows),
-                stat(r.q3 for r in rows),
-            )
-            total = None
-            if q1.mean is not None and q2.mean is not None and q3.mean is not None:
-                total = s_total((q1.mean, q2.mean, q3.mean))
-            true_hits = sum(r.true_hits for r in rows)
-            misses = sum(r.true_misses for r in rows)
-            out.append(
-                Summary(
-                    brain=brain,
-                    horizon=horizon,
-                    tables=len(rows),
-                    q1=q1,
-                    q1_table=stat(r.q1_table for r in rows),
-                    q2=q2,
-                    q3=q3,
-                    s_total=total,
-                    missed_hit_rate=sum(r.missed_hits for r in rows) / true_hits
-                    if true_hits
-                    else None,
-                    false_hit_rate=sum(r.false_hits for r in rows) / misses if misses else None,
-                    unusable=sum(bool(r.unusable) for r in rows),
-                )
-            )
+            out.append(_summary(brain, rows, horizon, None))
+        for _low, _high, band in BANDS:
+            rows = [r for r in mine if band_of(r.events) == band]
+            if rows:
+                out.append(_summary(brain, rows, None, band))
     return out
 
 
@@ -180,7 +195,8 @@ def report_markdown(summaries: Sequence[Summary]) -> str:
         "| answerer | horizon | tables | Q1 | Q1 per table | Q2 | Q3 | S_total | unusable |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    for s in summaries:
+    overall = [s for s in summaries if s.band is None]
+    for s in overall:
         when = "all" if s.horizon is None else f"{s.horizon} s"
         total = "-" if s.s_total is None else f"{100 * s.s_total:.1f}"
         lines.append(
@@ -199,9 +215,26 @@ def report_markdown(summaries: Sequence[Summary]) -> str:
         "| answerer | collisions answered no | non-collisions answered yes |",
         "|---|---|---|",
     ]
-    for s in summaries:
+    for s in overall:
         if s.horizon is None:
             lines.append(f"| {s.brain} | {_rate(s.missed_hit_rate)} | {_rate(s.false_hit_rate)} |")
+    lines += [
+        "",
+        "## By complexity",
+        "",
+        "Tables of every horizon by how much happens on them before the horizon (every stop, "
+        "cushion, contact and pocketing counted).",
+        "",
+        "| answerer | complexity | tables | Q1 | Q2 | Q3 | S_total |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for s in summaries:
+        if s.band is not None:
+            total = "-" if s.s_total is None else f"{100 * s.s_total:.1f}"
+            lines.append(
+                f"| {s.brain} | {s.band} | {s.tables} | {_cell(s.q1)} | {_cell(s.q2)} | "
+                f"{_cell(s.q3)} | {total} |"
+            )
     return "\n".join(lines) + "\n"
 
 
