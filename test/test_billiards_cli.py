@@ -12,7 +12,10 @@ def test_the_bench_writes_every_table_result_and_the_report(tmp_path):
     done = run_cli("billiards", "bench", "--out", str(out), "--tables", "4")
     assert done.returncode == 0, done.stderr
     assert "20 tables x 3 answerer(s)" in done.stdout
-    assert len(list((out / "tables").glob("*.png"))) == 20
+    shown = list((out / "tables").glob("*.png"))
+    assert len([p for p in shown if not p.name.endswith("-paths.png")]) == 20
+    paths = sorted(p.name for p in shown if p.name.endswith("-paths.png"))
+    assert paths == [f"billiards-{h}s-000000-paths.png" for h in range(1, 6)]
     assert len((out / "tables.jsonl").read_text().splitlines()) == 20
     results = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert len(results) == 60 and {r["brain"] for r in results} == {
@@ -21,6 +24,7 @@ def test_the_bench_writes_every_table_result_and_the_report(tmp_path):
         "straight-line",
     }
     report = (out / "report.md").read_text()
+    assert f"![the exact paths](tables/{paths[0]})" in report
     oracle_all = [line for line in report.splitlines() if line.startswith("| oracle | all |")]
     assert oracle_all == [
         "| oracle | all | 20 | 100.0 [100.0, 100.0] | 100.0 [100.0, 100.0] | "

@@ -42,3 +42,20 @@ def test_the_image_shows_each_ball_in_its_colour_where_it_is_and_the_cue_balls_a
 def test_the_same_scene_gives_the_same_png_and_another_scene_another():
     assert table_png(generate(3, 2)) == table_png(generate(3, 2))
     assert table_png(generate(3, 2)) != table_png(generate(4, 2))
+
+
+def test_the_paths_image_draws_a_rolling_balls_path_and_where_it_ends():
+    from reacthuman.billiards.render import paths_image
+    from reacthuman.billiards.scenes import BilliardScene
+
+    scene = BilliardScene(
+        scene_id="t", seed=0, horizon=2, positions=((0.3, 0.5), (1.0, 0.9)), cue_velocity=(0.4, 0.0)
+    )
+    image = paths_image(scene)
+    travelled = 0.4 * 2 - 0.5 * 0.0196 * 4  # no cushion, no ball on its way
+    middle = to_pixels(0.3 + travelled / 2, 0.5)
+    assert image.getpixel(tuple(round(v) for v in middle)) == ball_colour(0)
+    end = to_pixels(0.3 + travelled, 0.5)
+    ring = (round(end[0] + RADIUS * SCALE - 1), round(end[1]))
+    assert image.getpixel(ring) == ball_colour(0)
+    assert image.getpixel(tuple(round(v) for v in to_pixels(0.3, 0.8))) == CLOTH

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from reacthuman.billiards.render import table_png
+from reacthuman.billiards.render import paths_image, table_png
 from reacthuman.billiards.scenes import HORIZONS, BilliardScene, BilliardTruth, generate, truth
 from reacthuman.billiards.scoring import (
     BASELINES,
@@ -241,7 +241,8 @@ def report_markdown(summaries: Sequence[Summary]) -> str:
 def write_run(
     out: Path, drawn: Sequence[tuple[BilliardScene, BilliardTruth]], results: Sequence[TableResult]
 ) -> Path:
-    """The run folder: every table (its image and answers), every result, the report."""
+    """The run folder: every table (its image and answers), the first table of each horizon
+    with its balls' exact paths, every result, the report."""
     (out / "tables").mkdir(parents=True, exist_ok=True)
     with (out / "tables.jsonl").open("w") as handle:
         for scene, answers in drawn:
@@ -255,6 +256,12 @@ def write_run(
                 + "\n"
             )
             (out / "tables" / f"{scene.scene_id}.png").write_bytes(table_png(scene))
+    examples = []
+    for horizon in sorted({scene.horizon for scene, _ in drawn}):
+        scene = next(s for s, _ in drawn if s.horizon == horizon)
+        name = f"{scene.scene_id}-paths.png"
+        paths_image(scene).save(out / "tables" / name)
+        examples.append(f"tables/{name}")
     with (out / "results.jsonl").open("w") as handle:
         for r in results:
             handle.write(r.model_dump_json() + "\n")
@@ -263,5 +270,6 @@ def write_run(
         json.dumps([s.model_dump(mode="json") for s in summaries], indent=1)
     )
     report = out / "report.md"
-    report.write_text(report_markdown(summaries))
+    shown = "\n".join(f"![the exact paths]({e})" for e in examples)
+    report.write_text(f"{report_markdown(summaries)}\n## Example tables\n\n{shown}\n")
     return report

@@ -101,3 +101,40 @@ def table_png(scene: BilliardScene) -> bytes:
     out = io.BytesIO()
     table_image(scene).save(out, format="PNG", optimize=False)
     return out.getvalue()
+
+
+def paths_image(scene: BilliardScene, samples: int = 120) -> Image.Image:
+    """The table with every ball's exact path to the horizon (the paper's Figure 4, middle):
+    a line per moving ball through its positions at evenly spaced times and at every event
+    (so each bounce is a corner), a ring where it ends, a cross where it was pocketed."""
+    import numpy as np
+
+    from reacthuman.billiards.physics import simulate
+
+    velocities = np.zeros((len(scene.positions), 2))
+    velocities[0] = scene.cue_velocity
+    start = np.asarray(scene.positions)
+    final = simulate(start, velocities, float(scene.horizon))
+    times = sorted(
+        {scene.horizon * k / samples for k in range(samples + 1)} | {e.t for e in final.events}
+    )
+    tracks: list[list[tuple[float, float]]] = [[] for _ in scene.positions]
+    for t in times:
+        for ball, where in enumerate(simulate(start, velocities, t).positions):
+            if where is not None:
+                tracks[ball].append(to_pixels(*where))
+    image = table_image(scene)
+    draw = ImageDraw.Draw(image)
+    r = RADIUS * SCALE
+    for ball, track in enumerate(tracks):
+        if len(set(track)) > 1:
+            draw.line(track, fill=ball_colour(ball), width=3)
+        where = final.positions[ball]
+        if where is None:
+            px, py = track[-1]
+            draw.line((px - r, py - r, px + r, py + r), fill=ball_colour(ball), width=4)
+            draw.line((px - r, py + r, px + r, py - r), fill=ball_colour(ball), width=4)
+        elif where != scene.positions[ball]:
+            px, py = to_pixels(*where)
+            draw.ellipse((px - r, py - r, px + r, py + r), outline=ball_colour(ball), width=3)
+    return image
