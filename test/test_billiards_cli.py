@@ -25,6 +25,8 @@ def test_the_bench_writes_every_table_result_and_the_report(tmp_path):
     }
     report = (out / "report.md").read_text()
     assert f"![the exact paths](tables/{paths[0]})" in report
+    assert "![accuracy by horizon](accuracy.png)" in report
+    assert (out / "accuracy.png").read_bytes().startswith(b"\x89PNG")
     oracle_all = [line for line in report.splitlines() if line.startswith("| oracle | all |")]
     assert oracle_all == [
         "| oracle | all | 20 | 100.0 [100.0, 100.0] | 100.0 [100.0, 100.0] | "

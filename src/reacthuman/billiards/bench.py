@@ -238,6 +238,38 @@ def report_markdown(summaries: Sequence[Summary]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def accuracy_plot(summaries: Sequence[Summary], path: Path) -> None:
+    """The paper's Figure 5: each task's accuracy against the horizon, a line per answerer
+    with its 95 % interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.8), sharey=True)
+    per_horizon = [s for s in summaries if s.horizon is not None and s.band is None]
+    for ax, task, title in zip(
+        axes,
+        ("q1", "q2", "q3"),
+        ("Q1 collisions (per ball)", "Q2 cushions", "Q3 positions"),
+        strict=True,
+    ):
+        for brain in sorted({s.brain for s in per_horizon}):
+            mine = [s for s in per_horizon if s.brain == brain]
+            stats = [getattr(s, task) for s in mine]
+            x = [s.horizon for s in mine]
+            y = [100 * (st.mean or 0.0) for st in stats]
+            low = [100 * ((st.mean or 0.0) - (st.low or 0.0)) for st in stats]
+            high = [100 * ((st.high or 0.0) - (st.mean or 0.0)) for st in stats]
+            ax.errorbar(x, y, yerr=[low, high], marker="o", capsize=3, label=brain)
+        ax.set(title=title, xlabel="horizon (s)", ylim=(0, 105))
+    axes[0].set_ylabel("accuracy (%)")
+    axes[-1].legend(loc="lower left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def write_run(
     out: Path, drawn: Sequence[tuple[BilliardScene, BilliardTruth]], results: Sequence[TableResult]
 ) -> Path:
@@ -270,6 +302,10 @@ def write_run(
         json.dumps([s.model_dump(mode="json") for s in summaries], indent=1)
     )
     report = out / "report.md"
+    accuracy_plot(summaries, out / "accuracy.png")
     shown = "\n".join(f"![the exact paths]({e})" for e in examples)
-    report.write_text(f"{report_markdown(summaries)}\n## Example tables\n\n{shown}\n")
+    text = report_markdown(summaries).replace(
+        "\n## Stasis bias", "\n![accuracy by horizon](accuracy.png)\n\n## Stasis bias", 1
+    )
+    report.write_text(f"{text}\n## Example tables\n\n{shown}\n")
     return report
