@@ -38,6 +38,22 @@ def test_the_bench_writes_every_table_result_and_the_report(tmp_path):
     assert sum(int(b[2]) for b in bands if b[0] == "| oracle") == 20  # every table in one band
 
 
+def test_videos_roll_every_table_out_and_the_report_links_them(tmp_path):
+    out = tmp_path / "run"
+    done = run_cli(
+        "billiards", "bench", "--out", str(out), "--tables", "2", "--horizons", "1",
+        "--brain", "oracle", "--videos",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    videos = sorted(p.name for p in (out / "tables").glob("*.mp4"))
+    assert videos == ["billiards-1s-000000.mp4", "billiards-1s-000001.mp4"]
+    assert all((out / "tables" / v).stat().st_size > 1000 for v in videos)
+    report = (out / "report.md").read_text()
+    assert "[billiards-1s-000000 rolled out](tables/billiards-1s-000000.mp4)" in report
+    done = run_cli("billiards", "bench", "--out", str(tmp_path / "plain"), "--tables", "1")
+    assert done.returncode == 0 and not list((tmp_path / "plain" / "tables").glob("*.mp4"))
+
+
 def test_bad_input_is_named_before_any_work(tmp_path):
     out = tmp_path / "run"
     done = run_cli("billiards", "bench", "--out", str(out), "--brain", "psychic")

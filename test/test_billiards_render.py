@@ -59,3 +59,29 @@ def test_the_paths_image_draws_a_rolling_balls_path_and_where_it_ends():
     ring = (round(end[0] + RADIUS * SCALE - 1), round(end[1]))
     assert image.getpixel(ring) == ball_colour(0)
     assert image.getpixel(tuple(round(v) for v in to_pixels(0.3, 0.8))) == CLOTH
+
+
+def test_the_rollout_video_shows_the_table_moving_to_the_horizon(tmp_path):
+    """A frame per 1/25 s after the shot image; the cue ball is where the exact simulation
+    puts it at each frame's time, gone from where it started, and a pocketed ball vanishes."""
+    import imageio.v2 as imageio
+    import numpy as np
+
+    from reacthuman.billiards.render import VIDEO_FPS, rollout_frame, rollout_video
+    from reacthuman.billiards.scenes import BilliardScene
+
+    scene = BilliardScene(
+        scene_id="t", seed=0, horizon=1, positions=((1.6, 0.6), (0.5, 0.5)), cue_velocity=(1.4, 1.4)
+    )  # straight into the top-right pocket at about 0.27 s
+    path = rollout_video(scene, tmp_path / "t.mp4")
+    reader = imageio.get_reader(path)
+    assert reader.count_frames() == 1 + VIDEO_FPS * scene.horizon
+    assert reader.get_meta_data()["size"] == (1024, 576)  # grown to multiples of 8
+    early = rollout_frame(scene, 0.1)
+    travelled = 1.4 * 0.1 - 0.5 * 0.0196 * 0.01 / 2**0.5  # per axis, along the diagonal
+    px, py = to_pixels(1.6 + travelled, 0.6 + travelled)
+    assert early.getpixel((round(px + 0.7 * RADIUS * SCALE), round(py))) == ball_colour(0)
+    assert early.getpixel(tuple(round(v) for v in to_pixels(1.6, 0.6))) == CLOTH
+    late = np.asarray(rollout_frame(scene, 0.5))
+    assert not (late == np.array(ball_colour(0), dtype=np.uint8)).all(axis=2).any()  # pocketed
+    assert late[tuple(round(v) for v in reversed(to_pixels(0.5, 0.5)))].tolist() != list(CLOTH)

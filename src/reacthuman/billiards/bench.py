@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from reacthuman.billiards.render import paths_image, table_png
+from reacthuman.billiards.render import paths_image, rollout_video, table_png
 from reacthuman.billiards.scenes import HORIZONS, BilliardScene, BilliardTruth, generate, truth
 from reacthuman.billiards.scoring import (
     BASELINES,
@@ -271,10 +271,14 @@ def accuracy_plot(summaries: Sequence[Summary], path: Path) -> None:
 
 
 def write_run(
-    out: Path, drawn: Sequence[tuple[BilliardScene, BilliardTruth]], results: Sequence[TableResult]
+    out: Path,
+    drawn: Sequence[tuple[BilliardScene, BilliardTruth]],
+    results: Sequence[TableResult],
+    videos: bool = False,
 ) -> Path:
-    """The run folder: every table (its image and answers), the first table of each horizon
-    with its balls' exact paths, every result, the report."""
+    """The run folder: every table (its image and answers; with ``videos``, its roll-out as
+    MP4), the first table of each horizon with its balls' exact paths, every result, the
+    report."""
     (out / "tables").mkdir(parents=True, exist_ok=True)
     with (out / "tables.jsonl").open("w") as handle:
         for scene, answers in drawn:
@@ -288,12 +292,17 @@ def write_run(
                 + "\n"
             )
             (out / "tables" / f"{scene.scene_id}.png").write_bytes(table_png(scene))
+            if videos:
+                rollout_video(scene, out / "tables" / f"{scene.scene_id}.mp4")
     examples = []
     for horizon in sorted({scene.horizon for scene, _ in drawn}):
         scene = next(s for s, _ in drawn if s.horizon == horizon)
         name = f"{scene.scene_id}-paths.png"
         paths_image(scene).save(out / "tables" / name)
-        examples.append(f"tables/{name}")
+        shown = f"![the exact paths](tables/{name})"
+        if videos:
+            shown += f"\n\n[{scene.scene_id} rolled out](tables/{scene.scene_id}.mp4)"
+        examples.append(shown)
     with (out / "results.jsonl").open("w") as handle:
         for r in results:
             handle.write(r.model_dump_json() + "\n")
@@ -303,7 +312,7 @@ def write_run(
     )
     report = out / "report.md"
     accuracy_plot(summaries, out / "accuracy.png")
-    shown = "\n".join(f"![the exact paths]({e})" for e in examples)
+    shown = "\n".join(examples)
     text = report_markdown(summaries).replace(
         "\n## Stasis bias", "\n![accuracy by horizon](accuracy.png)\n\n## Stasis bias", 1
     )

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -47,8 +50,8 @@ def ball_colour(ball: int) -> tuple[int, int, int]:
     return CUE if ball == 0 else BALL_COLOURS[(ball - 1) % len(BALL_COLOURS)]
 
 
-def table_image(scene: BilliardScene) -> Image.Image:
-    """The scene as the model sees it."""
+def _cloth() -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """The empty table: cloth, cushions, pockets and the axes in metres."""
     size = (int(2 * MARGIN + WIDTH * SCALE), int(2 * MARGIN + HEIGHT * SCALE))
     image = Image.new("RGB", size, CUSHION)
     draw = ImageDraw.Draw(image)
@@ -66,15 +69,29 @@ def table_image(scene: BilliardScene) -> Image.Image:
         draw.text((px - 32, py), f"{y:g}", fill=TEXT, font=small, anchor="rm")
     draw.text((size[0] - 8, size[1] - 8), "x (m)", fill=TEXT, font=small, anchor="rd")
     draw.text((8, 8), "y (m)", fill=TEXT, font=small, anchor="lt")
+    return image, draw
+
+
+def _balls(draw: ImageDraw.ImageDraw, positions: Sequence[tuple[float, float] | None]) -> None:
+    """Every ball still on the table, in its colour with its id."""
     label = _font(int(RADIUS * SCALE * 1.1))
     r = RADIUS * SCALE
-    for ball, (x, y) in enumerate(scene.positions):
-        px, py = to_pixels(x, y)
+    for ball, where in enumerate(positions):
+        if where is None:
+            continue
+        px, py = to_pixels(*where)
         draw.ellipse((px - r, py - r, px + r, py + r), fill=ball_colour(ball), outline=(0, 0, 0))
         ink = (0, 0, 0) if ball in (0, 1, 5) else (255, 255, 255)
         draw.text((px, py), str(ball), fill=ink, font=label, anchor="mm")
+
+
+def table_image(scene: BilliardScene) -> Image.Image:
+    """The scene as the model sees it."""
+    image, draw = _cloth()
+    _balls(draw, scene.positions)
     vx, vy = scene.cue_velocity
     x, y = scene.positions[0]
+    r = RADIUS * SCALE
     _arrow(draw, to_pixels(x, y), to_pixels(x + vx * ARROW_SECONDS, y + vy * ARROW_SECONDS), r)
     return image
 
@@ -138,3 +155,51 @@ def paths_image(scene: BilliardScene, samples: int = 120) -> Image.Image:
             px, py = to_pixels(*where)
             draw.ellipse((px - r, py - r, px + r, py + r), outline=ball_colour(ball), width=3)
     return image
+
+
+VIDEO_FPS = 25
+
+
+def rollout_frame(scene: BilliardScene, t: float) -> Image.Image:
+    """The table at ``t`` seconds as the exact simulation has it, the time in a corner."""
+    import numpy as np
+
+    from reacthuman.billiards.physics import simulate
+
+    velocities = np.zeros((len(scene.positions), 2))
+    velocities[0] = scene.cue_velocity
+    image, draw = _cloth()
+    _balls(draw, simulate(np.asarray(scene.positions), velocities, t).positions)
+    draw.text(
+        (image.width - 8, 8), f"t = {t:.2f} s of {scene.horizon} s", fill=TEXT,
+        font=_font(18), anchor="rt",
+    )  # fmt: skip
+    return image
+
+
+def rollout_video(scene: BilliardScene, path: Path, fps: int = VIDEO_FPS) -> Path:
+    """The table's roll-out from the shot to the horizon as an MP4 file (for people: the
+    model is shown the first frame only, with the arrow)."""
+    import imageio.v2 as imageio
+
+    frames = round(scene.horizon * fps)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    writer: Any = imageio.get_writer(path, fps=fps, codec="libx264", quality=7, macro_block_size=8)
+    try:
+        writer.append_data(_even(table_image(scene)))
+        for k in range(1, frames + 1):
+            writer.append_data(_even(rollout_frame(scene, k / fps)))
+    finally:
+        writer.close()
+    return path
+
+
+def _even(image: Image.Image) -> Any:
+    """The frame grown with cushion colour to multiples of 8 pixels (what H.264 players
+    expect), as an array."""
+    import numpy as np
+
+    width, height = -(-image.width // 8) * 8, -(-image.height // 8) * 8
+    canvas = Image.new("RGB", (width, height), CUSHION)
+    canvas.paste(image, (0, 0))
+    return np.asarray(canvas)
