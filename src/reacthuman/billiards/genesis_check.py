@@ -10,25 +10,29 @@ How the paper's physics is put to Genesis:
 
 * A ball is a sphere on three slide joints (x, y, z): it slides and never spins, as the
   paper's balls decelerate at ``mu g`` along their line and carry no spin into collisions.
-* The cloth is a plane with Coulomb friction. Genesis floors a contact's friction at 0.01
-  (``collider/contact.py``), so the cloth's friction is 0.01 under a gravity of
-  ``mu g / 0.01`` = 1.96 m/s^2: the same deceleration as mu = 0.002 under 9.8 m/s^2. Gravity
-  does nothing else here (nothing leaves the cloth's plane).
-* The cushions are four boxes along the table's sides.
-* Ball-ball and ball-cushion contacts are elastic. Genesis's contacts are soft, a damped
-  spring in MuJoCo's parametrisation (time constant, damping ratio, impedance); with a
-  damping ratio of 0.002, impedance 0.99 and a stiffness that makes a contact last
-  ``CONTACT_STEPS`` steps, a head-on hit keeps 99 % of the relative speed. A contact that
-  lasts longer bends glancing hits (the balls slide past each other while the spring is
-  compressed), hence the short step.
-* A pocket is a rule, as in the exact simulation: after every step a ball whose centre is
-  within ``POCKET_RADIUS`` of a pocket is taken off the table (parked at rest far off it).
+* The cloth is a plane with Coulomb friction and an elliptic friction cone (the default
+  pyramidal cone brakes along the axes: a ball rolling at 63 degrees to x slowed along y
+  only). Genesis floors a contact's friction at 0.01 (``collider/contact.py``), so the cloth's
+  friction is 0.01 under a gravity of ``mu g / 0.01`` = 1.96 m/s^2: the same deceleration as
+  mu = 0.002 under 9.8 m/s^2. Gravity does nothing else here.
+* The cushions are the x and y joints' limits (a centre stops one radius from the edge), so
+  a bounce carries no friction.
+* Ball-ball contacts and the limits are elastic. Genesis's constraints are soft, a damped
+  spring in MuJoCo's parametrisation (time constant, damping ratio, impedance); a damping
+  ratio of 0.0002, impedance 0.99 and a stiffness that makes a contact last
+  ``CONTACT_STEPS`` steps give a restitution of 0.999 (head on and on a cushion, 0.7 to
+  3.7 m/s). A longer contact bends glancing hits (the balls slide past each other while the
+  spring is compressed), hence the short step.
+* A pocket is a rule, as in the exact simulation: after every step a ball whose centre
+  (where a hard cushion would hold it) is within ``POCKET_RADIUS`` of a pocket is taken off
+  the table, lifted clear of the cloth.
 
-The remaining differences are Genesis's: its contacts are not perfectly elastic, a glancing
-contact lasts a few steps, the ball-ball and ball-cushion contacts carry the same 0.01
-friction floor. Where a table's outcome hangs on a near-miss or on a chain of collisions,
-those small differences grow, so agreement is reported per table with the number of events
-on it (``reacthuman billiards cross-check``).
+What remains different is Genesis's: a contact lasts half a millisecond (a ball leaves a
+cushion slightly behind where a hard one would send it) and ball-ball contacts carry the
+0.01 friction floor (a cut leaves up to half a degree off). Where a table's outcome hangs on
+a near miss or a chain of collisions those differences decide it, so each table is also
+classed steady or sensitive (``sensitive``) and agreement is reported for each
+(``reacthuman billiards cross-check``).
 """
 
 from __future__ import annotations
