@@ -9,8 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from reacthuman.scenes.labels import Action
+from reacthuman.scenes.labels import Action, SafetyLabel
 from reacthuman.scenes.spec import Family, SpeedBand
+from reacthuman.scenes.truth import GroundTruth, Obstacle, TrajectoryPoint
 from reacthuman.scoring.results import ScoreRow
 
 REPO = Path(__file__).resolve().parents[1]
@@ -85,4 +86,48 @@ def row(
         aia=None if action is None else 1.0,
         d_min=d_end,
         d_closing=0.0 if d_end else None,
+    )
+
+
+def hand_truth(
+    scene_id: str,
+    points: list[tuple[float, tuple[float, float, float]]],
+    action: Action = Action.TRIGGER_DODGE,
+    *,
+    window: float = 0.6,
+    reaches: bool = True,
+    impact_point: tuple[float, float, float] | None = None,
+    arrival_time: float | None = None,
+    floor_time: float | None = None,
+    size: tuple[float, float, float] | None = None,
+    room: tuple[float, float, float] | None = None,
+    obstacles: tuple[Obstacle, ...] = (),
+) -> GroundTruth:
+    """Ground truth written by hand: the hazard's centre at ``points`` (t, position), the
+    rest as given (exact paths for tests that need a closed form)."""
+    return GroundTruth(
+        scene_id=scene_id,
+        action=action,
+        safety=SafetyLabel(dangerous=action is Action.TRIGGER_DODGE, reasons=[]),
+        reaches_observer=reaches,
+        impact_point=impact_point,
+        impact_time=None,
+        time_to_floor=floor_time,
+        arrival_time=arrival_time,
+        arrival_speed=None,
+        arrival_kinetic_energy=None,
+        peak_speed=None,
+        peak_kinetic_energy=None,
+        reaction_margin=None,
+        starts_in_reach=False,
+        lowest_center=0.0,
+        final_center=0.0,
+        trajectory=[
+            TrajectoryPoint(t=t, pos=p, center=p, quat=(1.0, 0.0, 0.0, 0.0)) for t, p in points
+        ],
+        window=window,
+        physics_dt=1 / 240,
+        hazard_size=size,
+        room_size=room,
+        obstacles=list(obstacles),
     )

@@ -9,14 +9,15 @@ import math
 
 import numpy as np
 import pytest
+from helpers import hand_truth
 
 from reacthuman import robot
 from reacthuman.brain import oracle
 from reacthuman.brain.classify import classify, hazard_bearing
 from reacthuman.gait_table import load_gaits
 from reacthuman.robot import WALK_STOP
-from reacthuman.scenes.labels import Action, SafetyLabel
-from reacthuman.scenes.truth import GroundTruth, Obstacle, TrajectoryPoint
+from reacthuman.scenes.labels import Action
+from reacthuman.scenes.truth import GroundTruth, Obstacle
 
 RATE = 60
 G = 9.81
@@ -31,31 +32,15 @@ def truth(
     obstacles: tuple[Obstacle, ...] = (),
     room=(8.0, 8.0, 3.0),
 ) -> GroundTruth:
-    return GroundTruth(
-        scene_id="object_drop-000001",
-        action=action,
-        safety=SafetyLabel(dangerous=action is Action.TRIGGER_DODGE, reasons=[]),
-        reaches_observer=True,
-        impact_point=None,
-        impact_time=None,
-        time_to_floor=floor_time,
-        arrival_time=None,
-        arrival_speed=None,
-        arrival_kinetic_energy=None,
-        peak_speed=None,
-        peak_kinetic_energy=None,
-        reaction_margin=None,
-        starts_in_reach=False,
-        lowest_center=0.0,
-        final_center=0.0,
-        trajectory=[
-            TrajectoryPoint(t=t, pos=p, center=p, quat=(1.0, 0.0, 0.0, 0.0)) for t, p in points
-        ],
+    return hand_truth(
+        "object_drop-000001",
+        points,
+        action,
         window=window,
-        physics_dt=1 / 240,
-        hazard_size=size,
-        room_size=room,
-        obstacles=list(obstacles),
+        floor_time=floor_time,
+        size=size,
+        room=room,
+        obstacles=obstacles,
     )
 
 

@@ -380,3 +380,51 @@ def test_the_episode_resumes_exactly_where_it_froze(observer):
         assert checked >= 25
     finally:
         observer.simulator.destroy(episode)
+
+
+def test_probe_labels_match_free_fall_and_a_throw_in_closed_form(first_of_each_family):
+    """Issue 19: on the ceiling drop (free fall from rest) and the throw (a projectile), the
+    speed probe is the closed-form mean speed over the last two frames and the time to reach
+    the robot the closed-form arrival within one physics step. Genesis integrates with
+    semi-implicit Euler, whose free flight has a closed form of its own, ``x0 + v0 t -
+    g t (t + dt) / 2`` at every step: the trajectory lies on it, and the continuous parabola
+    differs from it by ``g t dt / 2`` (12 mm at 0.6 s, so an arrival 1.3 steps later)."""
+    from reacthuman.probes.labels import Form, Kind, probes_for
+    from reacthuman.scenes.kinematics import G
+    from reacthuman.scenes.reach import in_reach_zone
+
+    for family in (Family.ceiling_drop, Family.thrown_object):
+        spec, result = first_of_each_family[family]
+        truth = result.truth
+        observation = Observation.load(result.folder / "observation.json")
+        dt = truth.physics_dt
+        c0, v0 = truth.trajectory[0].center, spec.hazard.lin_vel
+        assert c0 == spec.hazard.pose.pos and spec.hazard.hazard_point == (0.0, 0.0, 0.0)
+
+        def stepped(t, c0=c0, v0=v0, dt=dt):  # semi-implicit Euler's free flight
+            return (c0[0] + v0[0] * t, c0[1] + v0[1] * t, c0[2] + v0[2] * t - G * t * (t + dt) / 2)
+
+        def parabola(t, c0=c0, v0=v0):
+            return (c0[0] + v0[0] * t, c0[1] + v0[1] * t, c0[2] + v0[2] * t - G * t * t / 2)
+
+        free = [p for p in truth.trajectory if p.t < (truth.time_to_floor or 9) - 0.05]
+        for point in free[:: len(free) // 8]:
+            assert math.dist(point.center, stepped(point.t)) < 2e-4, (family, point)
+        labels = {
+            p.kind: p.label for p in probes_for(spec, truth, observation) if p.form is Form.numeric
+        }
+        a, b = observation.frame_times[-2:]
+        speed = math.dist(stepped(a), stepped(b)) / (b - a)
+        # frames between two 60 Hz samples: a chord of the parabola, g h^2 / 8 off at each end
+        chord = 2 * G * (1 / 60) ** 2 / 8 / (b - a)
+        assert labels[Kind.speed] == pytest.approx(speed, abs=chord + 1e-4), family
+        assert labels[Kind.speed] == pytest.approx(
+            math.dist(parabola(a), parabola(b)) / (b - a), abs=G * dt
+        )
+        steps = [n * dt for n in range(round(b / dt), round((truth.time_to_floor or 9) / dt))]
+        arrival = next((t for t in steps if in_reach_zone(stepped(t), spec.observer.pos)), None)
+        if arrival is None:
+            assert labels[Kind.time_to_reach] is None, family
+        else:
+            assert labels[Kind.time_to_reach] == pytest.approx(arrival - b, abs=dt), family
+    assert labels[Kind.time_to_reach] is not None  # the throw does reach the robot

@@ -21,6 +21,7 @@ from reacthuman.cli import (
     decide,
     g1,
     observe,
+    probes,
     replay,
     report,
     scenes,
@@ -42,6 +43,7 @@ VERBS = (
     replay,
     g1,
     billiards,
+    probes,
 )
 
 __all__ = ["CliError", "build_parser", "main"]

@@ -1,0 +1,120 @@
+"""Judging probe answers, as HumanPhys and VSI-Bench do, and the reference answerers.
+
+A numeric answer scores its mean relative accuracy (MRA): the share of the thresholds
+0.50, 0.55, ..., 0.95 at which its relative error is below ``1 - threshold``; so an answer
+within 5 % of the label scores 1.0, one within 50 % scores 0.1, one further off 0. "Never"
+is right only where the label is never (and then only "never" is). A choice answer scores 1
+for the right letter, else 0. A missing or unusable answer scores 0 and stays in the
+denominator, as HumanPhys's overall score keeps it.
+
+Reference answerers: ``oracle`` (the label: 1.0 everywhere, the check that labels and
+judgments agree), ``prior`` (one constant answer per kind and form, the set's median label or
+its most common letter: what a model scores without looking).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from reacthuman.probes.labels import NEVER, Form, Kind, Probe
+
+THRESHOLDS = tuple(round(0.50 + 0.05 * i, 2) for i in range(10))
+BASELINES = ("oracle", "prior")
+
+Answer = float | str | None  # a number, "never", a letter; None: no usable answer
+
+
+class ProbeResult(BaseModel):
+    """One answerer's answer to one probe, and its score."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    probe_id: str
+    scene_id: str
+    brain: str
+    kind: Kind
+    form: Form
+    family: str
+    speed_band: str
+    answer: float | str | None
+    score: float
+    unusable: str | None = None  # why the reply could not be used, where it could not
+
+
+def mra(answer: float, label: float) -> float:
+    """Mean relative accuracy of ``answer`` against a non-zero ``label``."""
+    if label == 0:
+        raise ValueError("MRA needs a non-zero label")
+    error = abs(answer - label) / abs(label)
+    return sum(error < 1 - theta for theta in THRESHOLDS) / len(THRESHOLDS)
+
+
+def judge(probe: Probe, answer: Answer) -> float:
+    """The score of ``answer`` to ``probe`` (0 for no answer)."""
+    if answer is None:
+        return 0.0
+    if probe.form is Form.choice:
+        return float(isinstance(answer, str) and answer.strip().upper() == probe.label)
+    if probe.label is None:  # never
+        return float(answer == NEVER)
+    if isinstance(answer, str) or isinstance(probe.label, str):
+        return 0.0
+    return mra(float(answer), float(probe.label))
+
+
+def result(probe: Probe, brain: str, answer: Answer, unusable: str | None = None) -> ProbeResult:
+    return ProbeResult(
+        probe_id=probe.probe_id,
+        scene_id=probe.scene_id,
+        brain=brain,
+        kind=probe.kind,
+        form=probe.form,
+        family=probe.family,
+        speed_band=probe.speed_band,
+        answer=answer,
+        score=judge(probe, answer),
+        unusable=unusable,
+    )
+
+
+def prior_answers(probes: Sequence[Probe]) -> dict[tuple[Kind, Form], Answer]:
+    """The constant guess per kind and form: the median numeric label ("never" where most
+    labels are never), or the most common right letter (ties: the earliest letter)."""
+    groups: dict[tuple[Kind, Form], list[Probe]] = {}
+    for probe in probes:
+        groups.setdefault((probe.kind, probe.form), []).append(probe)
+    answers: dict[tuple[Kind, Form], Answer] = {}
+    for key, members in groups.items():
+        labels = [p.label for p in members]
+        if key[1] is Form.choice:
+            counts = Counter(labels)
+            answers[key] = min(counts, key=lambda letter: (-counts[letter], str(letter)))
+            continue
+        numbers = [float(v) for v in labels if isinstance(v, int | float)]
+        if len(numbers) * 2 < len(labels):
+            answers[key] = NEVER
+        else:
+            answers[key] = statistics.median(numbers)
+    return answers
+
+
+def run_baselines(brains: Sequence[str], probes: Sequence[Probe]) -> list[ProbeResult]:
+    """Every probe answered by each reference answerer in ``brains``."""
+    unknown = sorted(set(brains) - set(BASELINES))
+    if unknown:
+        raise ValueError(
+            f"unknown probe baseline(s) {', '.join(unknown)}; choose from {', '.join(BASELINES)}"
+        )
+    prior = prior_answers(probes)
+    out = []
+    for brain in brains:
+        for probe in probes:
+            answer = probe.label if brain == "oracle" else prior[(probe.kind, probe.form)]
+            if brain == "oracle" and probe.form is Form.numeric and probe.label is None:
+                answer = NEVER
+            out.append(result(probe, brain, answer))
+    return out

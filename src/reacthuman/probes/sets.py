@@ -1,0 +1,99 @@
+"""Probes of an observation set (``reacthuman observe`` output), and the files that hold
+probes and their results (JSON lines, one object per line)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, ValidationError
+
+from reacthuman.layout import (
+    GROUND_TRUTH_FILE,
+    OBSERVATION_FILE,
+    SPEC_FILE,
+    LayoutError,
+    brain_folder,
+    find_scenes,
+)
+from reacthuman.observation import Observation
+from reacthuman.probes.labels import Probe, probes_for
+from reacthuman.scenes.spec import SceneSpec
+from reacthuman.scenes.truth import GroundTruth
+
+
+class ProbeSetError(ValueError):
+    """An observation set or a probe file that probes cannot be made from or read."""
+
+
+def probes_of_scene(scene: Path) -> list[Probe]:
+    """The probes of one scene folder (spec, ground truth and the brain's observation)."""
+    files = {
+        "spec": scene / SPEC_FILE,
+        "ground truth": scene / GROUND_TRUTH_FILE,
+        "observation": brain_folder(scene) / OBSERVATION_FILE,
+    }
+    missing = [f"{name} ({path})" for name, path in files.items() if not path.is_file()]
+    if missing:
+        raise ProbeSetError(f"{scene}: no {', no '.join(missing)}")
+    try:
+        spec = SceneSpec.load(files["spec"])
+        truth = GroundTruth.load(files["ground truth"])
+        observation = Observation.load(files["observation"])
+        return probes_for(spec, truth, observation)
+    except (ValidationError, ValueError) as exc:
+        raise ProbeSetError(f"{scene}: {exc}") from None
+
+
+def probes_of_set(root: Path) -> list[Probe]:
+    """The probes of every scene at or under ``root``, scene by scene in folder order."""
+    if not root.exists():
+        raise ProbeSetError(f"{root}: no such folder")
+    try:
+        scenes = find_scenes(root)
+    except LayoutError as exc:
+        raise ProbeSetError(str(exc)) from None
+    if not scenes:
+        raise ProbeSetError(f"{root}: no observed scene (no observation/observation.json under it)")
+    return [probe for scene in scenes for probe in probes_of_scene(scene)]
+
+
+def write_jsonl(path: Path, rows: Iterable[BaseModel]) -> None:
+    """``rows`` to ``path``, written whole or not at all (a temporary file renamed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = path.with_name(f".{path.name}.partial")
+    staging.write_text("".join(row.model_dump_json() + "\n" for row in rows))
+    staging.replace(path)
+
+
+def read_probes(path: Path) -> list[Probe]:
+    """A probe file as ``reacthuman probes generate`` writes it; a bad line is named."""
+    if not path.is_file():
+        raise ProbeSetError(f"{path}: no such file")
+    probes = []
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            probes.append(Probe.model_validate_json(line))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "line"
+            raise ProbeSetError(f"{path}:{number}: {where}: {first['msg']}") from None
+    if not probes:
+        raise ProbeSetError(f"{path}: no probes in it")
+    seen: set[str] = set()
+    for probe in probes:
+        if probe.probe_id in seen:
+            raise ProbeSetError(f"{path}: probe {probe.probe_id} appears twice")
+        seen.add(probe.probe_id)
+    return probes
+
+
+def counts(probes: Sequence[Probe]) -> dict[str, int]:
+    """How many probes of each kind and form (for a person's summary line)."""
+    out: dict[str, int] = {}
+    for probe in probes:
+        key = f"{probe.kind}/{probe.form}"
+        out[key] = out.get(key, 0) + 1
+    return dict(sorted(out.items()))

@@ -1,0 +1,241 @@
+"""Perception probes: questions about the frames a brain saw, with exact labels and the
+HumanPhys judgments (issue 19). Labels against hand-solved motion here; against Genesis's
+free fall and throw in test_sim.py."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from helpers import hand_truth, run_cli
+
+from reacthuman.observation import Observation
+from reacthuman.probes.labels import (
+    NEVER,
+    Direction,
+    Form,
+    Kind,
+    LightSide,
+    direction_of,
+    light_side,
+    position_at,
+    probes_for,
+)
+from reacthuman.probes.scoring import THRESHOLDS, judge, mra, prior_answers, run_baselines
+from reacthuman.probes.sets import ProbeSetError, probes_of_set, read_probes
+from reacthuman.scenes.sets import default_scenes
+from reacthuman.scenes.spec import Family
+
+
+def _spec(family: Family = Family.thrown_object):
+    return next(s.spec for s in default_scenes() if s.spec.family is family)
+
+
+def _straight_line(spec, start, velocity, *, arrival: float | None = 1.2, impact=None):
+    """Ground truth of a hazard whose centre moves at constant ``velocity`` from ``start``:
+    every label has a closed form."""
+    points = [
+        (round(k / 60, 6), tuple(start[i] + velocity[i] * k / 60 for i in range(3)))
+        for k in range(0, 121)
+    ]
+    return hand_truth(
+        spec.scene_id,
+        points,
+        reaches=arrival is not None,
+        arrival_time=arrival,
+        impact_point=impact,
+    )
+
+
+def _observation(spec, times=(0.0, 0.15, 0.3, 0.45, 0.6)):
+    return Observation(
+        scene_id=spec.scene_id,
+        window=times[-1],
+        frame_times=list(times),
+        frames=[],
+        cameras=[],
+        robot={"pos": spec.observer.pos, "yaw": spec.observer.yaw},
+    )
+
+
+def _by_kind(probes, form=Form.numeric):
+    return {p.kind: p for p in probes if p.form is form}
+
+
+def test_labels_of_a_straight_line_motion_are_its_closed_form():
+    spec = _spec()
+    robot = spec.observer.pos
+    start = (robot[0] + 3.0, robot[1] + 0.5, 1.5)
+    velocity = (-2.0, 0.0, -0.5)  # toward the robot along x, sinking slowly
+    truth = _straight_line(
+        spec, start, velocity, arrival=1.1, impact=(robot[0] + 0.4, robot[1] + 0.3, 1.1)
+    )
+    probes = probes_for(spec, truth, _observation(spec))
+    numeric = _by_kind(probes)
+    at_last = (start[0] - 1.2, start[1], start[2] - 0.3)
+    assert numeric[Kind.distance].label == pytest.approx(math.hypot(1.8, 0.5), abs=1e-4)
+    assert numeric[Kind.speed].label == pytest.approx(math.hypot(2.0, 0.5), abs=1e-4)
+    assert numeric[Kind.displacement].label == pytest.approx(0.6 * math.hypot(2.0, 0.5), abs=1e-4)
+    assert numeric[Kind.time_to_reach].label == pytest.approx(0.5, abs=1e-4)  # 1.1 s - 0.6 s
+    assert numeric[Kind.crossing].label == pytest.approx(0.5, abs=1e-4)  # (0.4, 0.3) off the axis
+    assert numeric[Kind.height].label == pytest.approx(at_last[2], abs=1e-4)
+    choice = {p.kind: p for p in probes if p.form is Form.choice}
+    direction = choice[Kind.direction]
+    right = next(o for o in direction.options if o.startswith(f"{direction.label}. "))
+    assert right.endswith(Direction.toward.value)
+    assert len(direction.options) == len(Direction)
+    speed = choice[Kind.speed]
+    assert len(speed.options) == 4
+    assert next(o for o in speed.options if o.startswith(f"{speed.label}. ")).endswith("2.1 m/s")
+    assert len({o[3:] for o in speed.options}) == 4  # four different amounts
+
+
+def test_a_hazard_that_never_reaches_is_labelled_never_and_one_at_rest_is_not_asked():
+    spec = _spec()
+    robot = spec.observer.pos
+    away = _straight_line(spec, (robot[0] + 3, robot[1], 1.0), (1.0, 0.0, 0.0), arrival=None)
+    probes = probes_for(spec, away, _observation(spec))
+    assert _by_kind(probes)[Kind.time_to_reach].label is None
+    assert Kind.crossing not in _by_kind(probes)  # no impact point: nothing crosses
+    timing = _by_kind(probes, Form.choice)[Kind.time_to_reach]
+    assert next(o for o in timing.options if o.startswith(f"{timing.label}. ")).endswith(NEVER)
+    still = _straight_line(spec, (robot[0] + 3, robot[1], 1.0), (0.0, 0.0, 0.0), arrival=None)
+    kinds = _by_kind(probes_for(spec, still, _observation(spec)))
+    assert Kind.speed not in kinds and Kind.displacement not in kinds  # zero: no MRA
+    assert Kind.distance in kinds
+
+
+def test_direction_is_read_in_the_frame_of_a_robot_facing_the_hazard():
+    robot = (0.0, 0.0, 0.0)
+    hazard = (2.0, 0.0, 1.0)  # ahead along +x
+    assert direction_of(hazard, (1.8, 0.0, 1.0), robot) is Direction.toward
+    assert direction_of(hazard, (2.2, 0.0, 1.0), robot) is Direction.away
+    assert direction_of(hazard, (2.0, 0.3, 1.0), robot) is Direction.left  # its left: +y
+    assert direction_of(hazard, (2.0, -0.3, 1.0), robot) is Direction.right
+    assert direction_of(hazard, (1.9, 0.0, 0.5), robot) is Direction.down
+    assert direction_of(hazard, (2.0, 0.0, 1.2), robot) is Direction.up
+
+
+def test_the_main_light_side_follows_the_key_light_in_the_egocentric_view():
+    spec = _spec()
+    camera = next(c for c in spec.cameras if c.name.value == "egocentric")
+    forward = (camera.lookat[0] - camera.pos[0], camera.lookat[1] - camera.pos[1])
+    length = math.hypot(*forward)
+    fx, fy = forward[0] / length, forward[1] / length
+    right = (fy, -fx)  # forward x up
+    key = max(spec.lighting.lights, key=lambda light: light.intensity)
+
+    def lit_from(source):
+        """The key light shining from ``source`` (a horizontal direction toward the light)."""
+        light = key.model_copy(update={"direction": (-source[0], -source[1], -1.0)})
+        lights = [light if lt is key else lt for lt in spec.lighting.lights]
+        lighting = spec.lighting.model_copy(update={"lights": lights})
+        return light_side(spec.model_copy(update={"lighting": lighting}))
+
+    assert lit_from(right) is LightSide.right
+    assert lit_from((-right[0], -right[1])) is LightSide.left
+    assert lit_from((fx, fy)) is LightSide.front
+    assert lit_from((-fx, -fy)) is LightSide.behind
+
+
+def test_positions_between_samples_are_interpolated_and_outside_refused():
+    spec = _spec()
+    truth = _straight_line(spec, (0.0, 0.0, 1.0), (1.0, 0.0, 0.0))
+    assert position_at(truth, 0.1375)[0] == pytest.approx(0.1375, abs=1e-6)  # off the grid
+    with pytest.raises(ValueError, match="outside the recorded trajectory"):
+        position_at(truth, 2.5)
+
+
+def test_mra_counts_the_thresholds_an_answer_passes():
+    assert THRESHOLDS == (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+    assert mra(2.0, 2.0) == 1.0
+    assert mra(2.09, 2.0) == 1.0  # 4.5 % off: within every threshold
+    assert mra(-27.0, -30.0) == pytest.approx(0.8)  # HumanPhys's Figure 5: 8 of 10
+    assert mra(3.0, 2.0) == pytest.approx(0.0)  # 50 % off passes none (strictly below)
+    assert mra(2.7, 2.0) == pytest.approx(0.3)  # 35 % off: below 0.5, 0.45 and 0.4
+    assert mra(3.5, 2.0) == 0.0
+    with pytest.raises(ValueError):
+        mra(1.0, 0.0)
+
+
+def test_judgments_of_never_choices_and_missing_answers():
+    spec = _spec()
+    robot = spec.observer.pos
+    never = _straight_line(spec, (robot[0] + 3, robot[1], 1.0), (1.0, 0.0, 0.0), arrival=None)
+    probes = probes_for(spec, never, _observation(spec))
+    timing = _by_kind(probes)[Kind.time_to_reach]
+    assert judge(timing, NEVER) == 1.0 and judge(timing, 0.5) == 0.0 and judge(timing, None) == 0
+    distance = _by_kind(probes)[Kind.distance]
+    assert judge(distance, NEVER) == 0.0 and judge(distance, distance.label) == 1.0
+    light = _by_kind(probes, Form.choice)[Kind.light]
+    assert judge(light, light.label.lower()) == 1.0
+    assert judge(light, "Z") == 0.0
+
+
+def test_the_oracle_scores_one_and_the_prior_one_constant_per_kind(observed):
+    probes = probes_of_set(observed)
+    results = run_baselines(["oracle", "prior"], probes)
+    assert all(r.score == 1.0 for r in results if r.brain == "oracle")
+    prior = prior_answers(probes)
+    for r in results:
+        if r.brain == "prior":
+            assert r.answer == prior[(r.kind, r.form)]
+    assert {r.brain for r in results} == {"oracle", "prior"}
+    with pytest.raises(ValueError, match="unknown probe baseline"):
+        run_baselines(["psychic"], probes)
+
+
+def test_an_observation_set_gives_the_same_probes_every_time(observed):
+    first = probes_of_set(observed)
+    assert [p.model_dump_json() for p in first] == [
+        p.model_dump_json() for p in probes_of_set(observed)
+    ]
+    scenes = {p.scene_id for p in first}
+    assert len(scenes) == 12
+    for scene in scenes:
+        kinds = {(p.kind, p.form) for p in first if p.scene_id == scene}
+        assert (Kind.light, Form.choice) in kinds and (Kind.direction, Form.choice) in kinds
+        assert (Kind.distance, Form.numeric) in kinds and (Kind.distance, Form.choice) in kinds
+
+
+def test_generate_and_score_from_the_command_line(observed, tmp_path):
+    probes_file = tmp_path / "probes.jsonl"
+    done = run_cli("probes", "generate", str(observed), "--out", str(probes_file))
+    assert done.returncode == 0, done.stderr
+    assert "of 12 scene(s)" in done.stdout
+    probes = read_probes(probes_file)
+    assert done.stdout.startswith(f"{len(probes)} probes of 12 scene(s)")
+    out = tmp_path / "scored"
+    done = run_cli("probes", "score", str(probes_file), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert (
+        "| oracle | distance | 1.00 [1.00, 1.00] | 1.00 [1.00, 1.00] | 1.00 [1.00, 1.00] |"
+        in done.stdout
+    )
+    results = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(results) == 2 * len(probes)
+    report = (out / "report.md").read_text()
+    assert "## By family" in report and "## By speed band" in report
+
+
+def test_bad_input_is_named(observed, tmp_path):
+    done = run_cli("probes", "generate", str(tmp_path / "nowhere"), "--out", str(tmp_path / "p"))
+    assert done.returncode == 1 and "no such folder" in done.stderr
+    (tmp_path / "empty").mkdir()
+    done = run_cli("probes", "generate", str(tmp_path / "empty"), "--out", str(tmp_path / "p"))
+    assert done.returncode == 1 and "no observed scene" in done.stderr
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"probe_id": "x"}\n')
+    with pytest.raises(ProbeSetError, match=r"bad.jsonl:1: scene_id: Field required"):
+        read_probes(bad)
+    done = run_cli("probes", "score", str(bad), "--out", str(tmp_path / "s"))
+    assert done.returncode == 1 and "bad.jsonl:1" in done.stderr and "Traceback" not in done.stderr
+    scene = next(p for p in observed.rglob("ground_truth.json")).parent
+    copy = tmp_path / "one"
+    import shutil
+
+    shutil.copytree(scene, copy / scene.name)
+    (copy / scene.name / "ground_truth.json").unlink()
+    with pytest.raises(ProbeSetError, match="no ground truth"):
+        probes_of_set(copy)
