@@ -239,3 +239,137 @@ def test_bad_input_is_named(observed, tmp_path):
     (copy / scene.name / "ground_truth.json").unlink()
     with pytest.raises(ProbeSetError, match="no ground truth"):
         probes_of_set(copy)
+
+
+def test_a_loopback_model_answers_every_probe_through_the_client_and_its_store(
+    observed, server, tmp_path
+):
+    """One call a probe with the scene's frames and the question; an unusable reply is asked
+    again with the reason, then recorded and scored 0; the answers are scored beside the
+    reference answerers; a rerun asks nothing already answered."""
+    scene = next(p for p in observed.rglob("ground_truth.json")).parent
+    probes_file = tmp_path / "probes.jsonl"
+    assert run_cli("probes", "generate", str(scene), "--out", str(probes_file)).returncode == 0
+    probes = read_probes(probes_file)
+    replies = []
+    for probe in probes:
+        if probe.kind is Kind.height and probe.form is Form.numeric:  # never usable
+            replies += [("reply", "about a metre")] + [("reply", '{"answer": "high"}')] * 2
+        elif probe.form is Form.choice:
+            replies.append(("reply", json.dumps({"answer": f"{probe.label}. because"})))
+        elif probe.label is None:
+            replies.append(("reply", '{"answer": "never"}'))
+        else:  # a number 10 % high: MRA 0.8, written as the unit says it
+            replies.append(
+                ("reply", f'```json\n{{"answer": "{1.1 * probe.label} {probe.unit}"}}\n```')
+            )
+    asked = len(replies)  # the server consumes the list
+    server.responses = replies
+    store = tmp_path / "responses.sqlite"
+    answers = tmp_path / "answers.jsonl"
+    args = ["probes", "decide", str(probes_file), str(observed), "--model", "fake-vlm"]
+    args += ["--base-url", server.url, "--store", str(store), "--concurrency", "1"]
+    done = run_cli(*args, "--out", str(answers))
+    assert done.returncode == 0, done.stderr
+    assert f"{len(probes)} probes answered by fake-vlm, 1 unusable" in done.stdout
+    assert len(server.requests) == asked == len(probes) + 2
+    reasked = [r["body"]["messages"][-1]["content"] for r in server.requests]
+    assert any("'high' is not a number in m" in str(m) for m in reasked)  # asked again, why
+    first = server.requests[0]["body"]["messages"]
+    assert "brain of a humanoid robot" in first[0]["content"]
+    parts = first[1]["content"]
+    images = [p for p in parts if p["type"] == "image_url"]
+    assert len(images) == 6 and images[0]["image_url"]["url"].startswith("data:image/png")
+    assert parts[-1]["text"] == f"Question: {probes[0].question}"
+    rows = {r["probe_id"]: r for r in map(json.loads, answers.read_text().splitlines())}
+    for probe in probes:
+        row = rows[probe.probe_id]
+        if probe.kind is Kind.height and probe.form is Form.numeric:
+            assert row["answer"] is None and row["score"] == 0.0
+            assert "not a number" in row["unusable"]
+        elif probe.form is Form.choice or probe.label is None:
+            assert row["score"] == 1.0, row
+        else:
+            assert row["score"] == pytest.approx(0.8), row
+    again = run_cli(*args, "--out", str(tmp_path / "again.jsonl"))
+    assert again.returncode == 0 and len(server.requests) == asked  # all from the store
+    scored = tmp_path / "scored"
+    done = run_cli(
+        "probes",
+        "score",
+        str(probes_file),
+        "--answers",
+        str(answers),
+        "--brain",
+        "prior",
+        "--out",
+        str(scored),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| fake-vlm | height | 0.00 [0.00, 0.00] | 1.00 [1.00, 1.00] |" in done.stdout
+    assert "| prior | distance |" in done.stdout
+    stray = tmp_path / "stray.jsonl"
+    stray.write_text(answers.read_text().replace(probes[0].scene_id, "object_drop-999999", 1))
+    done = run_cli(
+        "probes", "score", str(probes_file), "--answers", str(stray), "--out", str(scored)
+    )
+    assert done.returncode == 1 and "not in the probe file: object_drop-999999" in done.stderr
+
+
+def test_the_report_puts_probe_accuracy_beside_each_brains_decisions(observed, tmp_path):
+    """SAA split by whether the brain perceived the hazard's speed (and its time to reach),
+    and the freeze rate by the speed it perceived beside the true speed."""
+    from helpers import row
+
+    from reacthuman.probes.report import decisions_markdown
+    from reacthuman.probes.scoring import result
+    from reacthuman.scenes.labels import Action
+
+    probes = probes_of_set(observed)
+    speed = {p.scene_id: p for p in probes if p.kind is Kind.speed and p.form is Form.numeric}
+    scenes = sorted(speed)
+    seen = set(scenes[: len(scenes) // 2])  # perceived where the brain decided right
+    answers = [
+        result(p, "model-a", p.label if p.scene_id in seen else 10 * p.label + 5)
+        for p in speed.values()
+    ]
+    rows = [
+        row(
+            0,
+            "model-a",
+            Action.TRIGGER_DODGE if s in seen else Action.NO_ACTION,
+            Action.TRIGGER_DODGE,
+        ).model_copy(update={"scene_id": s})
+        for s in scenes
+    ]
+    text = decisions_markdown(answers, probes, rows)
+    line = next(x for x in text.splitlines() if x.startswith("| model-a | "))
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    assert cells[1] == str(len(scenes))
+    assert cells[4] == f"100.0 [100.0, 100.0] (n={len(seen)})"  # speed perceived: all right
+    assert cells[5] == f"0.0 [0.0, 0.0] (n={len(scenes) - len(seen)})"  # misread: all wrong
+    assert cells[6] == "n/a (n=0)"  # no time-to-reach answers
+    fast = [x for x in text.splitlines() if x.startswith("| model-a | >= 4 m/s |")]
+    assert fast and fast[0].split("|")[3].strip() == str(len(scenes) - len(seen))  # 10x: fast
+    assert fast[0].split("|")[4].strip() == "100.0 [100.0, 100.0]"  # and it froze there
+    assert (
+        decisions_markdown(answers, probes, [r.model_copy(update={"brain": "b"}) for r in rows])
+        == ""
+    )
+    scores = tmp_path / "run"
+    scores.mkdir()
+    (scores / "scores.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in rows))
+    probes_file, answers_file = tmp_path / "probes.jsonl", tmp_path / "answers.jsonl"
+    assert run_cli("probes", "generate", str(observed), "--out", str(probes_file)).returncode == 0
+    answers_file.write_text("".join(a.model_dump_json() + "\n" for a in answers))
+    out = tmp_path / "scored"
+    done = run_cli(
+        "probes", "score", str(probes_file), "--answers", str(answers_file),
+        "--decisions", str(scores), "--out", str(out),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = (out / "report.md").read_text()
+    assert (
+        "## Perception beside decisions" in report
+        and "### Freeze rate by perceived speed" in report
+    )

@@ -116,9 +116,10 @@ def views_text(observation: Observation) -> str:
     return "; ".join(f"{cam.name.value} = {VIEW_ABOUT[cam.name]}" for cam in observation.cameras)
 
 
-def build_messages(observation: Observation, folder: Path) -> list[dict[str, Any]]:
-    """OpenAI chat messages: the system prompt, then the frames in time order with labels.
-    ``folder`` is the brain's folder (frame files are relative to it)."""
+def frame_content(observation: Observation, folder: Path) -> list[dict[str, Any]]:
+    """The frames as message parts, in time order, each labelled with its time and view
+    (what a brain is shown; the perception probes show the same). ``folder`` is the brain's
+    folder (frame files are relative to it)."""
     content: list[dict[str, Any]] = [
         {
             "type": "text",
@@ -133,6 +134,12 @@ def build_messages(observation: Observation, folder: Path) -> list[dict[str, Any
             content.append(
                 {"type": "image_url", "image_url": {"url": _data_url(folder / frame.file)}}
             )
+    return content
+
+
+def build_messages(observation: Observation, folder: Path) -> list[dict[str, Any]]:
+    """OpenAI chat messages: the system prompt, then the frames in time order with labels."""
+    content = frame_content(observation, folder)
     content.append({"type": "text", "text": "Time is frozen now. Your plan, as one JSON object:"})
     return [
         {"role": "system", "content": system_prompt(observation)},

@@ -7,7 +7,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from reacthuman.cli.common import CliError
+from reacthuman.cli.common import (
+    CliError,
+    add_endpoint_options,
+    default_store,
+    endpoint_key,
+    positive_int,
+)
 
 
 def add_parser(commands: Any) -> None:
@@ -31,6 +37,26 @@ def add_parser(commands: Any) -> None:
     generate.add_argument("--out", required=True, metavar="FILE", help="the probe file to write")
     generate.set_defaults(func=cmd_generate)
 
+    decide = verbs.add_parser(
+        "decide",
+        help="ask a model every probe, shown the frames it decides on",
+        description="Ask --model every probe of PROBES, one call a probe, shown the scene's "
+        "frames from OBS as a brain is shown them (answers cached in the response store; an "
+        "unusable reply is asked again with the reason, then recorded), and write the "
+        "answers with their scores to --out as JSON lines (give it to `probes score "
+        "--answers`).",
+    )
+    decide.add_argument("probes_file", metavar="PROBES", help="a file from `probes generate`")
+    decide.add_argument("obs_dir", metavar="OBS", help="the observation set the probes are of")
+    decide.add_argument("--model", required=True, metavar="ID", help="a model id")
+    add_endpoint_options(decide, "")
+    decide.add_argument("--out", required=True, metavar="FILE", help="the answers file to write")
+    decide.add_argument(
+        "--concurrency", type=positive_int, default=8, metavar="K", help="calls in flight at once"
+    )
+    decide.add_argument("--max-tokens", type=positive_int, default=1024, metavar="N")
+    decide.set_defaults(func=cmd_decide)
+
     score = verbs.add_parser(
         "score",
         help="answer probes with the reference answerers and score them",
@@ -43,6 +69,20 @@ def add_parser(commands: Any) -> None:
     score.add_argument("--out", required=True, help="the folder to write")
     score.add_argument(
         "--brain", action="append", help="a reference answerer (repeatable; default: both)"
+    )
+    score.add_argument(
+        "--answers",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a model's answers from `probes decide` (repeatable), scored beside the "
+        "reference answerers",
+    )
+    score.add_argument(
+        "--decisions",
+        metavar="SCORES",
+        help="scored decisions (scores.jsonl of `reacthuman score` or `bench`, or its run "
+        "folder): the report puts each answerer's probe accuracy beside its decisions",
     )
     score.set_defaults(func=cmd_score)
 
@@ -65,22 +105,86 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from reacthuman.probes.report import report_markdown
-    from reacthuman.probes.scoring import BASELINES, run_baselines
-    from reacthuman.probes.sets import ProbeSetError, read_probes, write_jsonl
+    import sys
+
+    from reacthuman.probes.report import decisions_markdown, report_markdown
+    from reacthuman.probes.scoring import BASELINES, rescore, run_baselines
+    from reacthuman.probes.sets import (
+        ProbeSetError,
+        read_decisions,
+        read_probes,
+        read_results,
+        write_jsonl,
+    )
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise CliError(f"--out {out}: exists and is not a folder")
     try:
         probes = read_probes(Path(args.probes_file))
-        results = run_baselines(args.brain or list(BASELINES), probes)
+        brains = args.brain or ([] if args.answers else list(BASELINES))
+        results = run_baselines(brains, probes)
+        for answers in args.answers:
+            results += rescore(probes, read_results(Path(answers)))
+        decisions = read_decisions(Path(args.decisions)) if args.decisions else []
     except (ProbeSetError, ValueError) as exc:
         raise CliError(str(exc)) from None
     out.mkdir(parents=True, exist_ok=True)
     write_jsonl(out / "results.jsonl", results)
     report = report_markdown(results)
+    if decisions:
+        linked = decisions_markdown(results, probes, decisions)
+        if not linked:
+            print("note: no answerer has both probe answers and scored decisions", file=sys.stderr)
+        report += "\n" + linked
     (out / "report.md").write_text(report)
     print(report.split("## By family")[0].rstrip())
     print(f"\nReport: {out / 'report.md'}")
+    return 0
+
+
+def cmd_decide(args: argparse.Namespace) -> int:
+    import asyncio
+    import sys
+
+    from tqdm import tqdm
+
+    from reacthuman.brain.client import ModelClient
+    from reacthuman.brain.store import ResponseStore
+    from reacthuman.layout import find_scenes
+    from reacthuman.probes.ask import run_model
+    from reacthuman.probes.sets import ProbeSetError, read_probes, write_jsonl
+
+    out = Path(args.out)
+    if out.is_dir():
+        raise CliError(f"--out {out}: is a folder; give a file for the JSON lines")
+    obs = Path(args.obs_dir)
+    if not obs.exists():
+        raise CliError(f"{obs}: no such folder")
+    try:
+        probes = read_probes(Path(args.probes_file))
+    except ProbeSetError as exc:
+        raise CliError(str(exc)) from None
+    scenes = {folder.name: folder for folder in find_scenes(obs)}
+    client = ModelClient(args.model, args.base_url, endpoint_key(args), max_tokens=args.max_tokens)
+    try:
+        store = ResponseStore(args.store or default_store())
+    except OSError as exc:
+        raise CliError(f"cannot open the response store: {exc}") from None
+    try:
+        with tqdm(total=len(probes), desc="probes", unit="probe", file=sys.stderr) as bar:
+            results = asyncio.run(
+                run_model(client, store, probes, scenes, args.concurrency, lambda _r: bar.update())
+            )
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        store.close()
+    write_jsonl(out, results)
+    unusable = sum(r.unusable is not None for r in results)
+    mean = sum(r.score for r in results) / len(results)
+    print(
+        f"{len(results)} probes answered by {args.model}, {unusable} unusable; "
+        f"mean score {mean:.3f}. Answers: {out}"
+    )
     return 0

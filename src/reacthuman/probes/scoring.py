@@ -118,3 +118,26 @@ def run_baselines(brains: Sequence[str], probes: Sequence[Probe]) -> list[ProbeR
                 answer = NEVER
             out.append(result(probe, brain, answer))
     return out
+
+
+def rescore(probes: Sequence[Probe], answered: Sequence[ProbeResult]) -> list[ProbeResult]:
+    """A model's stored answers judged again against ``probes`` (the probe file is the
+    authority: an answer to a probe it does not hold is refused, a probe without an answer
+    is scored 0 as unanswered)."""
+    by_id = {p.probe_id: p for p in probes}
+    strays = sorted({r.probe_id for r in answered} - set(by_id))
+    if strays:
+        raise ValueError(
+            f"{len(strays)} answer(s) to probes not in the probe file: {', '.join(strays[:5])}"
+        )
+    brains = {r.brain for r in answered}
+    out = []
+    for brain in sorted(brains):
+        mine = {r.probe_id: r for r in answered if r.brain == brain}
+        for probe in probes:
+            found = mine.get(probe.probe_id)
+            if found is None:
+                out.append(result(probe, brain, None, "not answered"))
+            else:
+                out.append(result(probe, brain, found.answer, found.unusable))
+    return out

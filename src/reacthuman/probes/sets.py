@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -18,8 +19,12 @@ from reacthuman.layout import (
 )
 from reacthuman.observation import Observation
 from reacthuman.probes.labels import Probe, probes_for
+from reacthuman.probes.scoring import ProbeResult
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scenes.truth import GroundTruth
+from reacthuman.scoring.results import ScoreRow
+
+Row = TypeVar("Row", bound=BaseModel)
 
 
 class ProbeSetError(ValueError):
@@ -66,20 +71,26 @@ def write_jsonl(path: Path, rows: Iterable[BaseModel]) -> None:
     staging.replace(path)
 
 
-def read_probes(path: Path) -> list[Probe]:
-    """A probe file as ``reacthuman probes generate`` writes it; a bad line is named."""
+def _read_jsonl(path: Path, model: type[Row]) -> list[Row]:
+    """Every line of ``path`` as ``model``; the first bad line named with its field."""
     if not path.is_file():
         raise ProbeSetError(f"{path}: no such file")
-    probes = []
+    rows = []
     for number, line in enumerate(path.read_text().splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            probes.append(Probe.model_validate_json(line))
+            rows.append(model.model_validate_json(line))
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "line"
             raise ProbeSetError(f"{path}:{number}: {where}: {first['msg']}") from None
+    return rows
+
+
+def read_probes(path: Path) -> list[Probe]:
+    """A probe file as ``reacthuman probes generate`` writes it."""
+    probes = _read_jsonl(path, Probe)
     if not probes:
         raise ProbeSetError(f"{path}: no probes in it")
     seen: set[str] = set()
@@ -88,6 +99,22 @@ def read_probes(path: Path) -> list[Probe]:
             raise ProbeSetError(f"{path}: probe {probe.probe_id} appears twice")
         seen.add(probe.probe_id)
     return probes
+
+
+def read_results(path: Path) -> list[ProbeResult]:
+    """Answers as ``reacthuman probes decide`` writes them."""
+    return _read_jsonl(path, ProbeResult)
+
+
+def read_decisions(path: Path) -> list[ScoreRow]:
+    """Scored decisions: a ``scores.jsonl`` (``reacthuman score`` or ``bench``), or the run
+    folder that holds one."""
+    if path.is_dir():
+        path = path / "scores.jsonl"
+    rows = _read_jsonl(path, ScoreRow)
+    if not rows:
+        raise ProbeSetError(f"{path}: no scored decisions in it")
+    return rows
 
 
 def counts(probes: Sequence[Probe]) -> dict[str, int]:
