@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 from helpers import hand_truth, run_cli
 
@@ -373,3 +374,71 @@ def test_the_report_puts_probe_accuracy_beside_each_brains_decisions(observed, t
         "## Perception beside decisions" in report
         and "### Freeze rate by perceived speed" in report
     )
+    (out / "report.md").unlink()
+    done = run_cli("probes", "report", str(probes_file), str(out), "--decisions", str(scores))
+    assert done.returncode == 0, done.stderr
+    assert (out / "report.md").read_text() == report  # the same report from the run folder
+
+
+def test_the_monocular_heuristic_reads_speed_from_moving_pixels_at_its_assumed_depth(tmp_path):
+    """Frames drawn from a known camera: a blob moving 2 m/s across the view 3 m in front of
+    the egocentric camera (the heuristic's assumed depth) is read back at about that speed
+    and distance; the same blob twice as far is read as twice as slow (what one camera
+    cannot tell apart)."""
+    import cv2
+
+    from reacthuman.observation import CameraInfo, Frame
+    from reacthuman.probes.monocular import estimates
+    from reacthuman.scenes.geometry import cross, normalize, sub
+
+    spec = _spec()
+    camera = next(c for c in spec.cameras if c.name.value == "egocentric")
+    info = CameraInfo.of(camera, 320, 180)
+    forward = normalize(sub(camera.lookat, camera.pos))
+    right = normalize(cross(forward, camera.up))
+    background = np.random.default_rng(0).integers(60, 120, (180, 320, 3), dtype=np.uint8)
+
+    def observe(depth: float, folder):
+        times = [0.0, 0.15, 0.3, 0.45, 0.6]
+        frames = []
+        (folder / "frames").mkdir(parents=True)
+        for t in times:
+            point = tuple(
+                camera.pos[i] + depth * forward[i] + (2.0 * t - 0.6) * right[i] for i in range(3)
+            )
+            rel = sub(point, camera.pos)
+            u = info.cx + info.fx * sum(a * b for a, b in zip(rel, right, strict=True)) / depth
+            image = background.copy()
+            image[88:93, round(u) - 2 : round(u) + 3] = 255
+            name = f"frames/egocentric_{int(t * 1000):04d}ms.png"
+            cv2.imwrite(str(folder / name), image)
+            frames.append(Frame(view=info.name, t=t, file=name))
+        return Observation(
+            scene_id=spec.scene_id, window=0.6, frame_times=times, frames=frames,
+            cameras=[info], robot={"pos": spec.observer.pos, "yaw": spec.observer.yaw},
+        )  # fmt: skip
+
+    near = estimates(observe(3.0, tmp_path / "near"), tmp_path / "near")
+    assert near[Kind.speed] == pytest.approx(2.0, rel=0.08)
+    assert near[Kind.displacement] == pytest.approx(2.0 * 0.6, rel=0.08)
+    far = estimates(observe(6.0, tmp_path / "far"), tmp_path / "far")
+    assert far[Kind.speed] == pytest.approx(1.0, rel=0.08)  # placed at 3 m: half the speed
+    assert near[Kind.light] in (LightSide.left, LightSide.right)
+
+
+def test_the_monocular_baseline_answers_from_the_observation_set(observed, tmp_path):
+    probes_file = tmp_path / "probes.jsonl"
+    assert run_cli("probes", "generate", str(observed), "--out", str(probes_file)).returncode == 0
+    out = tmp_path / "scored"
+    args = ["probes", "score", str(probes_file), "--brain", "monocular", "--out", str(out)]
+    done = run_cli(*args)
+    assert done.returncode == 1 and "give --obs OBS" in done.stderr
+    done = run_cli(*args, "--obs", str(observed))
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert {r["brain"] for r in rows} == {"monocular"} and len(rows) == len(
+        read_probes(probes_file)
+    )
+    # two frames a scene here: their median is no background, so nothing is seen moving
+    assert all(r["answer"] is None for r in rows if r["kind"] not in ("light",))
+    assert all(r["answer"] in ("A", "B", "C", "D") for r in rows if r["kind"] == "light")

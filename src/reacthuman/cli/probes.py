@@ -4,8 +4,9 @@ with exact labels), answered and scored."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reacthuman.cli.common import (
     CliError,
@@ -14,6 +15,11 @@ from reacthuman.cli.common import (
     endpoint_key,
     positive_int,
 )
+
+if TYPE_CHECKING:
+    from reacthuman.probes.labels import Probe
+    from reacthuman.probes.scoring import ProbeResult
+    from reacthuman.scoring.results import ScoreRow
 
 
 def add_parser(commands: Any) -> None:
@@ -61,14 +67,17 @@ def add_parser(commands: Any) -> None:
         "score",
         help="answer probes with the reference answerers and score them",
         description="Answer every probe of PROBES with each --brain (oracle: the labels; "
-        "prior: one constant answer per kind and form, what a model scores without looking), "
+        "prior: one constant answer per kind and form, what a model scores without looking; "
+        "monocular: the egocentric frames' moving pixels placed 3 m out, needs --obs), "
         "score them (MRA for numbers, accuracy for choices) and write results.jsonl and "
         "report.md to --out.",
     )
     score.add_argument("probes_file", metavar="PROBES", help="a file from `probes generate`")
     score.add_argument("--out", required=True, help="the folder to write")
     score.add_argument(
-        "--brain", action="append", help="a reference answerer (repeatable; default: both)"
+        "--brain",
+        action="append",
+        help="a reference answerer (repeatable; default: oracle and prior, or none with --answers)",
     )
     score.add_argument(
         "--answers",
@@ -79,12 +88,28 @@ def add_parser(commands: Any) -> None:
         "reference answerers",
     )
     score.add_argument(
+        "--obs", metavar="OBS", help="the observation set (for --brain monocular, which reads it)"
+    )
+    score.add_argument(
         "--decisions",
         metavar="SCORES",
         help="scored decisions (scores.jsonl of `reacthuman score` or `bench`, or its run "
         "folder): the report puts each answerer's probe accuracy beside its decisions",
     )
     score.set_defaults(func=cmd_score)
+
+    report = verbs.add_parser(
+        "report",
+        help="write a probe run's report again",
+        description="Read RUN/results.jsonl (from `probes score`), judge every answer again "
+        "against PROBES and write RUN/report.md, with --decisions beside them.",
+    )
+    report.add_argument("probes_file", metavar="PROBES", help="a file from `probes generate`")
+    report.add_argument("run", metavar="RUN", help="a folder `probes score` wrote")
+    report.add_argument(
+        "--decisions", metavar="SCORES", help="scored decisions (scores.jsonl or its run folder)"
+    )
+    report.set_defaults(func=cmd_report)
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -105,15 +130,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    import sys
-
-    from reacthuman.probes.report import decisions_markdown, report_markdown
-    from reacthuman.probes.scoring import BASELINES, rescore, run_baselines
+    from reacthuman.probes.monocular import monocular_answers
+    from reacthuman.probes.scoring import rescore, run_baselines
     from reacthuman.probes.sets import (
         ProbeSetError,
         read_decisions,
         read_probes,
         read_results,
+        scene_folders,
         write_jsonl,
     )
 
@@ -122,8 +146,13 @@ def cmd_score(args: argparse.Namespace) -> int:
         raise CliError(f"--out {out}: exists and is not a folder")
     try:
         probes = read_probes(Path(args.probes_file))
-        brains = args.brain or ([] if args.answers else list(BASELINES))
-        results = run_baselines(brains, probes)
+        brains = args.brain or ([] if args.answers else ["oracle", "prior"])
+        monocular = None
+        if "monocular" in brains:
+            if not args.obs:
+                raise CliError("--brain monocular reads the frames: give --obs OBS")
+            monocular = monocular_answers(probes, scene_folders(Path(args.obs)))
+        results = run_baselines(brains, probes, monocular)
         for answers in args.answers:
             results += rescore(probes, read_results(Path(answers)))
         decisions = read_decisions(Path(args.decisions)) if args.decisions else []
@@ -131,6 +160,21 @@ def cmd_score(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     out.mkdir(parents=True, exist_ok=True)
     write_jsonl(out / "results.jsonl", results)
+    _write_report(out, results, probes, decisions)
+    return 0
+
+
+def _write_report(
+    out: Path,
+    results: Sequence[ProbeResult],
+    probes: Sequence[Probe],
+    decisions: Sequence[ScoreRow],
+) -> None:
+    """report.md in ``out``; its first table printed for the person at the terminal."""
+    import sys
+
+    from reacthuman.probes.report import decisions_markdown, report_markdown
+
     report = report_markdown(results)
     if decisions:
         linked = decisions_markdown(results, probes, decisions)
@@ -140,6 +184,20 @@ def cmd_score(args: argparse.Namespace) -> int:
     (out / "report.md").write_text(report)
     print(report.split("## By family")[0].rstrip())
     print(f"\nReport: {out / 'report.md'}")
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from reacthuman.probes.scoring import rescore
+    from reacthuman.probes.sets import ProbeSetError, read_decisions, read_probes, read_results
+
+    out = Path(args.run)
+    try:
+        probes = read_probes(Path(args.probes_file))
+        results = rescore(probes, read_results(out / "results.jsonl"))
+        decisions = read_decisions(Path(args.decisions)) if args.decisions else []
+    except (ProbeSetError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    _write_report(out, results, probes, decisions)
     return 0
 
 
@@ -151,21 +209,17 @@ def cmd_decide(args: argparse.Namespace) -> int:
 
     from reacthuman.brain.client import ModelClient
     from reacthuman.brain.store import ResponseStore
-    from reacthuman.layout import find_scenes
     from reacthuman.probes.ask import run_model
-    from reacthuman.probes.sets import ProbeSetError, read_probes, write_jsonl
+    from reacthuman.probes.sets import ProbeSetError, read_probes, scene_folders, write_jsonl
 
     out = Path(args.out)
     if out.is_dir():
         raise CliError(f"--out {out}: is a folder; give a file for the JSON lines")
-    obs = Path(args.obs_dir)
-    if not obs.exists():
-        raise CliError(f"{obs}: no such folder")
     try:
         probes = read_probes(Path(args.probes_file))
+        scenes = scene_folders(Path(args.obs_dir))
     except ProbeSetError as exc:
         raise CliError(str(exc)) from None
-    scenes = {folder.name: folder for folder in find_scenes(obs)}
     client = ModelClient(args.model, args.base_url, endpoint_key(args), max_tokens=args.max_tokens)
     try:
         store = ResponseStore(args.store or default_store())

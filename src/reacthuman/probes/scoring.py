@@ -9,7 +9,8 @@ denominator, as HumanPhys's overall score keeps it.
 
 Reference answerers: ``oracle`` (the label: 1.0 everywhere, the check that labels and
 judgments agree), ``prior`` (one constant answer per kind and form, the set's median label or
-its most common letter: what a model scores without looking).
+its most common letter: what a model scores without looking) and ``monocular`` (pixels
+without physics: ``probes.monocular``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pydantic import BaseModel, ConfigDict
 from reacthuman.probes.labels import NEVER, Form, Kind, Probe
 
 THRESHOLDS = tuple(round(0.50 + 0.05 * i, 2) for i in range(10))
-BASELINES = ("oracle", "prior")
+BASELINES = ("oracle", "prior", "monocular")
 
 Answer = float | str | None  # a number, "never", a letter; None: no usable answer
 
@@ -102,20 +103,31 @@ def prior_answers(probes: Sequence[Probe]) -> dict[tuple[Kind, Form], Answer]:
     return answers
 
 
-def run_baselines(brains: Sequence[str], probes: Sequence[Probe]) -> list[ProbeResult]:
-    """Every probe answered by each reference answerer in ``brains``."""
+def run_baselines(
+    brains: Sequence[str], probes: Sequence[Probe], monocular: Sequence[Answer] | None = None
+) -> list[ProbeResult]:
+    """Every probe answered by each reference answerer in ``brains``; ``monocular``: the
+    monocular heuristic's answers, probe by probe (``probes.monocular``, which reads the
+    frames), where it is one of them."""
     unknown = sorted(set(brains) - set(BASELINES))
     if unknown:
         raise ValueError(
             f"unknown probe baseline(s) {', '.join(unknown)}; choose from {', '.join(BASELINES)}"
         )
+    if "monocular" in brains and (monocular is None or len(monocular) != len(probes)):
+        raise ValueError("the monocular baseline reads the frames: give the observation set")
     prior = prior_answers(probes)
     out = []
     for brain in brains:
-        for probe in probes:
-            answer = probe.label if brain == "oracle" else prior[(probe.kind, probe.form)]
-            if brain == "oracle" and probe.form is Form.numeric and probe.label is None:
-                answer = NEVER
+        for n, probe in enumerate(probes):
+            answer: Answer
+            if brain == "oracle":
+                answer = NEVER if probe.label is None else probe.label
+            elif brain == "prior":
+                answer = prior[(probe.kind, probe.form)]
+            else:
+                assert monocular is not None
+                answer = monocular[n]
             out.append(result(probe, brain, answer))
     return out
 

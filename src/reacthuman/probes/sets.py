@@ -50,8 +50,8 @@ def probes_of_scene(scene: Path) -> list[Probe]:
         raise ProbeSetError(f"{scene}: {exc}") from None
 
 
-def probes_of_set(root: Path) -> list[Probe]:
-    """The probes of every scene at or under ``root``, scene by scene in folder order."""
+def scene_folders(root: Path) -> dict[str, Path]:
+    """Every scene folder at or under ``root`` (an observation set), by scene id."""
     if not root.exists():
         raise ProbeSetError(f"{root}: no such folder")
     try:
@@ -60,7 +60,12 @@ def probes_of_set(root: Path) -> list[Probe]:
         raise ProbeSetError(str(exc)) from None
     if not scenes:
         raise ProbeSetError(f"{root}: no observed scene (no observation/observation.json under it)")
-    return [probe for scene in scenes for probe in probes_of_scene(scene)]
+    return {folder.name: folder for folder in scenes}
+
+
+def probes_of_set(root: Path) -> list[Probe]:
+    """The probes of every scene at or under ``root``, scene by scene in folder order."""
+    return [probe for scene in scene_folders(root).values() for probe in probes_of_scene(scene)]
 
 
 def write_jsonl(path: Path, rows: Iterable[BaseModel]) -> None:
