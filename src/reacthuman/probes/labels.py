@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict
 
 from reacthuman.observation import Observation
 from reacthuman.scenes.geometry import cross, dot, normalize, sub
-from reacthuman.scenes.reach import REACH_PLANE_HEIGHT
+from reacthuman.scenes.reach import REACH_HEIGHT, REACH_PLANE_HEIGHT, REACH_RADIUS
 from reacthuman.scenes.rng import SeededRng
 from reacthuman.scenes.spec import CameraName, SceneSpec
 from reacthuman.scenes.truth import GroundTruth
@@ -222,8 +222,9 @@ def _numeric_question(kind: Kind, first: float, before_last: float, last: float)
         f"t = {first:g} s (the first frame) and t = {last:g} s (the last frame)? Answer in "
         "metres.",
         Kind.time_to_reach: f"How many seconds after t = {last:g} s (the last frame) will the "
-        "moving object reach the robot, that is, come within 1.2 m of its vertical axis and "
-        'below 2 m? Answer in seconds, or "never" if it will not.',
+        f"moving object reach the robot, that is, come within {REACH_RADIUS:g} m of its "
+        f'vertical axis and below {REACH_HEIGHT:g} m? Answer in seconds, or "never" if it '
+        "will not.",
         Kind.crossing: "Where the moving object comes down through the robot's chest height "
         f"({REACH_PLANE_HEIGHT:g} m above the floor), how far from the robot's vertical axis "
         "will it be? Answer in metres.",
