@@ -102,9 +102,11 @@ def test_a_hazard_that_never_reaches_is_labelled_never_and_one_at_rest_is_not_as
     timing = _by_kind(probes, Form.choice)[Kind.time_to_reach]
     assert next(o for o in timing.options if o.startswith(f"{timing.label}. ")).endswith(NEVER)
     still = _straight_line(spec, (robot[0] + 3, robot[1], 1.0), (0.0, 0.0, 0.0), arrival=None)
-    kinds = _by_kind(probes_for(spec, still, _observation(spec)))
+    at_rest = probes_for(spec, still, _observation(spec))
+    kinds = _by_kind(at_rest)
     assert Kind.speed not in kinds and Kind.displacement not in kinds  # zero: no MRA
     assert Kind.distance in kinds
+    assert Kind.direction not in _by_kind(at_rest, Form.choice)  # no way it moves
 
 
 def test_direction_is_read_in_the_frame_of_a_robot_facing_the_hazard():
@@ -138,6 +140,7 @@ def test_the_main_light_side_follows_the_key_light_in_the_egocentric_view():
     assert lit_from((-right[0], -right[1])) is LightSide.left
     assert lit_from((fx, fy)) is LightSide.front
     assert lit_from((-fx, -fy)) is LightSide.behind
+    assert lit_from((0.1 * fx, 0.1 * fy)) is None  # 6 degrees off the vertical: no side
 
 
 def test_positions_between_samples_are_interpolated_and_outside_refused():
@@ -196,8 +199,10 @@ def test_an_observation_set_gives_the_same_probes_every_time(observed):
     assert len(scenes) == 12
     for scene in scenes:
         kinds = {(p.kind, p.form) for p in first if p.scene_id == scene}
-        assert (Kind.light, Form.choice) in kinds and (Kind.direction, Form.choice) in kinds
+        assert (Kind.direction, Form.choice) in kinds  # every hazard here is under way
         assert (Kind.distance, Form.numeric) in kinds and (Kind.distance, Form.choice) in kinds
+    lit = {p.scene_id for p in first if p.kind is Kind.light}
+    assert 0 < len(lit) < len(scenes)  # a key light nearly overhead has no side: not asked
 
 
 def test_generate_and_score_from_the_command_line(observed, tmp_path):
@@ -442,3 +447,33 @@ def test_the_monocular_baseline_answers_from_the_observation_set(observed, tmp_p
     # two frames a scene here: their median is no background, so nothing is seen moving
     assert all(r["answer"] is None for r in rows if r["kind"] not in ("light",))
     assert all(r["answer"] in ("A", "B", "C", "D") for r in rows if r["kind"] == "light")
+
+
+def test_odd_replies_are_read_or_refused_with_the_reason():
+    from reacthuman.brain.client import ReplyError
+    from reacthuman.probes.ask import read_answer
+
+    spec = _spec()
+    robot = spec.observer.pos
+    truth = _straight_line(spec, (robot[0] + 3, robot[1], 1.0), (-2.0, 0.0, 0.0), arrival=1.2)
+    probes = probes_for(spec, truth, _observation(spec))
+    timing, distance = _by_kind(probes)[Kind.time_to_reach], _by_kind(probes)[Kind.distance]
+    light = (
+        _by_kind(probes, Form.choice).get(Kind.light) or _by_kind(probes, Form.choice)[Kind.speed]
+    )
+    assert read_answer(timing, {"answer": "Never."}) == NEVER
+    assert read_answer(distance, {"answer": "2.5 m"}) == 2.5
+    assert read_answer(distance, {"answer": 3}) == 3.0
+    assert read_answer(light, {"answer": f"{light.label})"}) == light.label
+    for reply, reason in [
+        ({"answer": 10**400}, "not a number"),
+        ({"answer": True}, "not a number"),
+        ({"answer": [1, 2]}, "not a number"),
+        ({"answer": "never"}, '"never" is no answer'),
+        ({"answer": "far"}, "not a number"),
+        ({"reply": 2}, 'no "answer"'),
+    ]:
+        with pytest.raises(ReplyError, match=reason):
+            read_answer(distance, reply)
+    with pytest.raises(ReplyError, match="not one of the options"):
+        read_answer(light, {"answer": "Z"})

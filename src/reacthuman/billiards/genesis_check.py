@@ -377,11 +377,13 @@ def agreement_table(agreements: Sequence[Agreement]) -> str:
         if not rows:
             continue
         gaps = [a.worst_distance for a in rows if a.worst_distance is not None]
+        median = f"{1000 * float(np.median(gaps)):.1f}" if gaps else "n/a"
+        largest = f"{1000 * max(gaps):.1f}" if gaps else "n/a"
         lines.append(
             f"| {name} | {len(rows)} | {_share([a.hits_agree for a in rows])} | "
             f"{_share([a.walls_agree for a in rows])} | "
             f"{_share([a.pocketed_agree for a in rows])} | "
             f"{_share([a.positions_agree for a in rows])} | "
-            f"{1000 * float(np.median(gaps)):.1f} | {1000 * max(gaps):.1f} |"
+            f"{median} | {largest} |"
         )
     return "\n".join(lines)

@@ -230,7 +230,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
             results = asyncio.run(
                 run_model(client, store, probes, scenes, args.concurrency, lambda _r: bar.update())
             )
-    except ValueError as exc:
+    except (ValueError, OSError) as exc:  # a scene missing from OBS, a frame file gone
         raise CliError(str(exc)) from None
     finally:
         store.close()

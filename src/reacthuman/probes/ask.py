@@ -50,7 +50,7 @@ def read_answer(probe: Probe, found: dict[str, Any]) -> Answer:
         if letter not in letters:
             raise ReplyError(f"answer {value!r} is not one of the options {', '.join(letters)}")
         return letter
-    if isinstance(value, str) and value.strip().lower() == NEVER:
+    if isinstance(value, str) and value.strip(" .!").lower().startswith(NEVER):
         if probe.kind is not Kind.time_to_reach:
             raise ReplyError(
                 f'"never" is no answer to this question; give a number in {probe.unit}'
@@ -58,7 +58,7 @@ def read_answer(probe: Probe, found: dict[str, Any]) -> Answer:
         return NEVER
     try:
         number = float(str(value).strip().split()[0]) if isinstance(value, str) else float(value)
-    except (ValueError, IndexError, TypeError):
+    except (ValueError, IndexError, TypeError, OverflowError):
         raise ReplyError(f"answer {value!r} is not a number in {probe.unit}") from None
     if not math.isfinite(number) or isinstance(value, bool):
         raise ReplyError(f"answer {value!r} is not a number in {probe.unit}")

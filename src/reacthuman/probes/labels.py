@@ -11,15 +11,18 @@ The kinds:
 
 * ``distance``: the hazard's horizontal distance from the robot's vertical axis at the last
   frame (m).
-* ``speed``: its mean speed between the last two frames (m/s).
-* ``direction``: where it moves between the last two frames, relative to the robot (choice).
+* ``speed``: the straight-line distance between its positions at the last two frames over
+  the time between them (m/s).
+* ``direction``: where it moves between the last two frames, as seen from the robot facing it
+  (choice; not asked of a hazard still at rest).
 * ``displacement``: how far it moved between the first and the last frame (m).
 * ``time_to_reach``: seconds from the last frame until it reaches the robot (enters the
   reach zone: within 1.2 m of the robot's axis, below 2 m), or never.
 * ``crossing``: how far from the robot's axis it will cross the robot's chest height
   (1.1 m, the reach plane), where it does (m).
 * ``height``: its height above the floor at the last frame (m).
-* ``light``: where the main light comes from, as seen by the egocentric camera (choice).
+* ``light``: where the main light comes from, as seen by the egocentric camera (choice; not
+  asked where it shines from nearly straight above).
 
 Positions are the object's centre of mass where the record has it (schema 2.1), else the
 hazard point; between two 60 Hz samples they are interpolated linearly (off by at most
@@ -52,6 +55,7 @@ _CROSSING_TOLERANCE = 0.02  # m: an impact point this close to the plane crossed
 # A quantity smaller than this (in its unit) is not asked: relative accuracy needs a label
 # away from zero (a hazard still at rest, as a chain reaction's target can be at the freeze).
 MIN_LABEL = 0.01
+OVERHEAD_DEG = 15.0  # a key light this close to the vertical comes from no side
 
 
 class Kind(StrEnum):
@@ -76,8 +80,8 @@ class Direction(StrEnum):
 
     toward = "toward the robot"
     away = "away from the robot"
-    left = "across, to the robot's left"
-    right = "across, to the robot's right"
+    left = "across, to the left as seen from the robot"
+    right = "across, to the right as seen from the robot"
     down = "downward"
     up = "upward"
 
@@ -172,15 +176,19 @@ def direction_of(start: Sequence[float], end: Sequence[float], robot: Sequence[f
     )
 
 
-def light_side(spec: SceneSpec) -> LightSide:
-    """Where the key light (the scene's first, strongest) comes from, in the egocentric
-    camera's horizontal frame."""
+def light_side(spec: SceneSpec) -> LightSide | None:
+    """Where the key light (the scene's strongest) comes from, in the egocentric camera's
+    horizontal frame; None where it shines from nearly straight above (within
+    ``OVERHEAD_DEG`` of the vertical), which has no side."""
     camera = next(c for c in spec.cameras if c.name == CameraName.egocentric)
     forward = normalize(sub(camera.lookat, camera.pos))
     forward = normalize((forward[0], forward[1], 0.0))
     right = cross(forward, (0.0, 0.0, 1.0))
     key = max(spec.lighting.lights, key=lambda light: light.intensity)
-    source = (-key.direction[0], -key.direction[1], 0.0)  # toward the light
+    d = key.direction
+    if math.hypot(d[0], d[1]) < math.sin(math.radians(OVERHEAD_DEG)) * math.hypot(*d):
+        return None
+    source = (-d[0], -d[1], 0.0)  # toward the light
     ahead, aside = dot(source, forward), dot(source, right)
     if abs(aside) >= abs(ahead):
         return LightSide.right if aside > 0 else LightSide.left
@@ -213,22 +221,24 @@ def _numeric_labels(
 
 def _numeric_question(kind: Kind, first: float, before_last: float, last: float) -> str:
     return {
-        Kind.distance: f"At t = {last:g} s (the last frame), how far is the moving object "
+        Kind.distance: f"At t = {last:.2f} s (the last frame), how far is the moving object "
         "from the robot, measured along the floor from the robot's vertical axis? Answer in "
         "metres.",
-        Kind.speed: f"What is the moving object's average speed between t = {before_last:g} s "
-        f"and t = {last:g} s (the last two frames)? Answer in metres per second.",
+        Kind.speed: "How fast is the moving object going between "
+        f"t = {before_last:.2f} s and t = {last:.2f} s (the last two frames): the straight-line "
+        "distance between its two positions divided by the time between them? Answer in "
+        "metres per second.",
         Kind.displacement: f"How far does the moving object travel in a straight line between "
-        f"t = {first:g} s (the first frame) and t = {last:g} s (the last frame)? Answer in "
+        f"t = {first:.2f} s (the first frame) and t = {last:.2f} s (the last frame)? Answer in "
         "metres.",
-        Kind.time_to_reach: f"How many seconds after t = {last:g} s (the last frame) will the "
+        Kind.time_to_reach: f"How many seconds after t = {last:.2f} s (the last frame) will the "
         f"moving object reach the robot, that is, come within {REACH_RADIUS:g} m of its "
         f'vertical axis and below {REACH_HEIGHT:g} m? Answer in seconds, or "never" if it '
         "will not.",
         Kind.crossing: "Where the moving object comes down through the robot's chest height "
         f"({REACH_PLANE_HEIGHT:g} m above the floor), how far from the robot's vertical axis "
         "will it be? Answer in metres.",
-        Kind.height: f"At t = {last:g} s (the last frame), how high above the floor is the "
+        Kind.height: f"At t = {last:.2f} s (the last frame), how high above the floor is the "
         "middle of the moving object? Answer in metres.",
     }[kind]
 
@@ -307,29 +317,30 @@ def probes_for(spec: SceneSpec, truth: GroundTruth, observation: Observation) ->
                 wrong[-1] = NEVER
         stem = question.rsplit(" Answer", 1)[0]
         probes.append(_choice(spec, kind, stem, right, wrong, rng, unit))
-    moved = direction_of(
-        position_at(truth, before_last), position_at(truth, last), spec.observer.pos
-    )
-    probes.append(
-        _choice(
-            spec,
-            Kind.direction,
-            f"Between t = {before_last:g} s and t = {last:g} s (the last two frames), which "
-            "way does the moving object mainly move?",
-            moved.value,
-            [d.value for d in Direction if d is not moved],
-            rng,
+    start, end = position_at(truth, before_last), position_at(truth, last)
+    if math.dist(start, end) / (last - before_last) >= MIN_LABEL:  # it moves: it has a way
+        moved = direction_of(start, end, spec.observer.pos)
+        probes.append(
+            _choice(
+                spec,
+                Kind.direction,
+                f"Between t = {before_last:.2f} s and t = {last:.2f} s (the last two frames), "
+                "which way does the moving object mainly move?",
+                moved.value,
+                [d.value for d in Direction if d is not moved],
+                rng,
+            )
         )
-    )
     side = light_side(spec)
-    probes.append(
-        _choice(
-            spec,
-            Kind.light,
-            "Seen from the egocentric camera, where does the main light in the room come from?",
-            side.value,
-            [s.value for s in LightSide if s is not side],
-            rng,
+    if side is not None:
+        probes.append(
+            _choice(
+                spec,
+                Kind.light,
+                "Seen from the egocentric camera, where does the main light in the room come from?",
+                side.value,
+                [s.value for s in LightSide if s is not side],
+                rng,
+            )
         )
-    )
     return probes

@@ -83,10 +83,12 @@ def place(camera: CameraInfo, u: float, v: float, depth: float = DEPTH) -> Point
 def estimates(observation: Observation, folder: Path) -> dict[Kind, object]:
     """The heuristic's reading of one scene: numbers per kind, a Direction, a LightSide
     (a kind is absent where the frames do not give it)."""
-    camera = next(c for c in observation.cameras if c.name == CameraName.egocentric)
+    camera = next((c for c in observation.cameras if c.name == CameraName.egocentric), None)
     frames = sorted(
         (f for f in observation.frames if f.view == CameraName.egocentric), key=lambda f: f.t
     )
+    if camera is None or not frames:
+        raise ValueError(f"{observation.scene_id}: no egocentric camera and frames to read")
     images = [_pixels(folder / f.file) for f in frames]
     out: dict[Kind, object] = {}
     half = images[0].shape[1] // 2

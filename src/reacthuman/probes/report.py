@@ -114,7 +114,7 @@ def decisions_markdown(
         "",
         f"A probe counts as perceived at MRA >= {PERCEIVED} (within 30 % of the label). SAA "
         "and freeze rate (the share of decisions that were no action) in %, with 95 % "
-        "bootstrap intervals over scenes.",
+        "bootstrap intervals over scenes; the probe score over the answerer's probes.",
         "",
         "| answerer | scenes | probe score | SAA | SAA, speed perceived | SAA, speed misread | "
         "SAA, time to reach perceived | SAA, time to reach misread |",

@@ -2,7 +2,8 @@
 
 A numeric answer scores its mean relative accuracy (MRA): the share of the thresholds
 0.50, 0.55, ..., 0.95 at which its relative error is below ``1 - threshold``; so an answer
-within 5 % of the label scores 1.0, one within 50 % scores 0.1, one further off 0. "Never"
+within 5 % of the label scores 1.0, one 10 % off 0.8, one just under 50 % off 0.1,
+one 50 % off or more 0. "Never"
 is right only where the label is never (and then only "never" is). A choice answer scores 1
 for the right letter, else 0. A missing or unusable answer scores 0 and stays in the
 denominator, as HumanPhys's overall score keeps it.
