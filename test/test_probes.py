@@ -201,6 +201,16 @@ def test_an_observation_set_gives_the_same_probes_every_time(observed):
         kinds = {(p.kind, p.form) for p in first if p.scene_id == scene}
         assert (Kind.direction, Form.choice) in kinds  # every hazard here is under way
         assert (Kind.distance, Form.numeric) in kinds and (Kind.distance, Form.choice) in kinds
+    ranks = []  # where the right amount sits among the four, smallest first
+    for p in first:
+        if p.form is Form.choice and p.kind not in (Kind.direction, Kind.light):
+            amounts = {o[0]: o[3:] for o in p.options}
+            if NEVER in amounts.values():
+                continue
+            ordered = sorted(amounts, key=lambda k: float(amounts[k].split()[0]))
+            ranks.append(ordered.index(p.label))
+    assert set(ranks) == {0, 1, 2, 3}  # no rank gives the answer away
+    assert max(ranks.count(r) for r in range(4)) < 0.5 * len(ranks)
     lit = {p.scene_id for p in first if p.kind is Kind.light}
     assert 0 < len(lit) < len(scenes)  # a key light nearly overhead has no side: not asked
 

@@ -30,7 +30,7 @@ hazard point; between two 60 Hz samples they are interpolated linearly (off by a
 probed: every ReactHuman camera is fixed in the room for the whole episode.
 
 Every numeric probe is also asked as a four-way choice: the label among three distractors at
-fixed ratios, shuffled by the scene's seed.
+multiples of it drawn so that its rank among the four is even, shuffled by the scene id.
 """
 
 from __future__ import annotations
@@ -50,7 +50,15 @@ from reacthuman.scenes.truth import GroundTruth
 
 PROBES_SCHEMA = "1.0"
 NEVER = "never"
-DISTRACTOR_RATIOS = (0.5, 1.6, 2.5)  # the choice form's wrong options, times the label
+# The choice form's wrong options, as multiples of the label: one pattern drawn per probe, so
+# the right amount is as often the smallest of the four as the second, third or largest (a
+# fixed pattern would give it away by its rank). Neighbours stay 1.5x or more apart.
+DISTRACTOR_PATTERNS = (
+    (1.6, 2.5, 4.0),
+    (0.5, 1.6, 2.5),
+    (0.4, 0.63, 1.6),
+    (0.25, 0.4, 0.63),
+)
 _CROSSING_TOLERANCE = 0.02  # m: an impact point this close to the plane crossed it there
 # A quantity smaller than this (in its unit) is not asked: relative accuracy needs a label
 # away from zero (a hazard still at rest, as a chain reaction's target can be at the freeze).
@@ -312,7 +320,7 @@ def probes_for(spec: SceneSpec, truth: GroundTruth, observation: Observation) ->
             right, wrong = NEVER, [_amount(r, unit) for r in (0.5, 1.5, 3.0)]
         else:
             right = _amount(label, unit)
-            wrong = [_amount(label * r, unit) for r in DISTRACTOR_RATIOS]
+            wrong = [_amount(label * r, unit) for r in rng.choice(DISTRACTOR_PATTERNS)]
             if kind is Kind.time_to_reach:
                 wrong[-1] = NEVER
         stem = question.rsplit(" Answer", 1)[0]
