@@ -395,8 +395,9 @@ def test_serialized_rows_are_the_messages_rclpy_serializes(names, frame):
     """``cdr`` writes a lone execution's messages without rclpy: the same length and the same
     message when read back as rclpy's own serialization (only alignment pads may differ:
     Fast CDR leaves them as the buffer held them)."""
-    from geometry_msgs.msg import Twist
+    from geometry_msgs.msg import TransformStamped, Twist
     from rclpy.serialization import deserialize_message, serialize_message
+    from rosgraph_msgs.msg import Clock
     from sensor_msgs.msg import Imu
     from sensor_msgs.msg import JointState as JointStateMsg
 
@@ -421,17 +422,25 @@ def test_serialized_rows_are_the_messages_rclpy_serializes(names, frame):
     same(cdr.imu(ns, frame, quat, gyro), convert.imu_msg(state, ns, frame), Imu)
     walking = tuple(float(v) for v in rng.normal(size=3))
     same(cdr.twist(walking), convert.twist(walking), Twist)
+    same(cdr.clock(ns), convert.clock(ns), Clock)
+    for parent, child in ((frame, names[0]), ("world", "base_link"), (names[-1], "")):
+        translation = tuple(float(v) for v in rng.normal(size=3))
+        message = convert.transform(parent, child, ns, translation, quat)
+        same(cdr.transform(parent, child, ns, translation, quat), message, TransformStamped)
     with pytest.raises(ValueError, match="2 positions"):
         cdr.joint_state(("a",), ns, (0.0, 1.0))
 
 
 def test_the_recorder_writes_each_row_of_a_batch_into_its_executions_bag(tmp_path):
     """Executions side by side travel as one batch message a tick; each execution's bag holds
-    its own rows as a lone execution's /imu, /joint_states, joint commands and /cmd_vel."""
+    its own rows as a lone execution's /imu, /joint_states, joint commands and /cmd_vel, and
+    at the slow ticks its /clock and the transforms its row carried."""
     import rclpy
     from geometry_msgs.msg import Twist
     from rclpy.serialization import deserialize_message, serialize_message
     from rosbags.rosbag2 import Reader
+    from rosbags.typesys import Stores, get_typestore
+    from rosgraph_msgs.msg import Clock
     from sensor_msgs.msg import Imu
     from sensor_msgs.msg import JointState as JointStateMsg
     from std_msgs.msg import String
@@ -441,9 +450,20 @@ def test_the_recorder_writes_each_row_of_a_batch_into_its_executions_bag(tmp_pat
     from reacthuman.scenes.spec import Family
     from reacthuman.spine.command import JointCommand, JointState
 
+    store = get_typestore(Stores.ROS2_KILTED)
+
     spec = generate_scene(Family.object_drop, 0)
     brains = ("oracle", "no-action")
     names = G1_JOINTS[:3]
+
+    def body(tick: int) -> list:
+        yaw = (0.9, 0.0, 0.0, 0.43589)
+        return [
+            ("world", "base_link", (1.0 + tick, -2.0, 0.0), yaw),
+            ("base_link", "left_hand", (0.3, 0.2, 1.1 * tick), (1.0, 0.0, 0.0, 0.0)),
+            ("base_link", "right_hand", (0.3, -0.2, 0.9), (1.0, 0.0, 0.0, 0.0)),
+        ]
+
     context = rclpy.Context()
     rclpy.init(context=context)
     node = RecorderNode({"run_dir": str(tmp_path)}, context=context)
@@ -468,7 +488,10 @@ def test_the_recorder_writes_each_row_of_a_batch_into_its_executions_bag(tmp_pat
                 JointCommand(tick, 0.0, names, (e, tick, 2.0), (0.1 * tick, 0.0, e), (), ())
                 for e in range(2)
             ]
-            node._on_batch(contract.BATCH_STATES, convert.batch_states_msg(states, stamps))
+            # Ticks 0 and 2 are slow: the first execution has a body pose, the second none.
+            frames = None if tick == 1 else [body(tick), []]
+            batch = convert.batch_states_msg(states, stamps, frames)
+            node._on_batch(contract.BATCH_STATES, batch)
             node._on_batch(contract.BATCH_COMMANDS, convert.batch_commands_msg(commands, stamps))
             for episode, brain in enumerate(brains):
                 sent[brain].append((stamps[episode], states[episode], commands[episode]))
@@ -483,11 +506,27 @@ def test_the_recorder_writes_each_row_of_a_batch_into_its_executions_bag(tmp_pat
         found: dict[str, list] = {}
         kinds = {"/imu": Imu, "/joint_states": JointStateMsg, contract.CMD_VEL: Twist}
         kinds[contract.JOINT_COMMAND] = JointStateMsg
+        clocks, transforms = [], []
         with Reader(bag.parent) as reader:
             for connection, _ns, raw in reader.messages():
                 if connection.topic in kinds:
                     message = deserialize_message(raw, kinds[connection.topic])
                     found.setdefault(connection.topic, []).append(message)
+                if connection.topic == contract.CLOCK:
+                    clocks.append(convert.ns_of(deserialize_message(raw, Clock).clock))
+                if connection.topic == "/tf":
+                    for t in store.deserialize_cdr(raw, connection.msgtype).transforms:
+                        ns = t.header.stamp.sec * convert.NS + t.header.stamp.nanosec
+                        r, v = t.transform.rotation, t.transform.translation
+                        place = (v.x, v.y, v.z), (r.w, r.x, r.y, r.z)
+                        transforms.append((ns, t.header.frame_id, t.child_frame_id, *place))
+        stamps = [ns for ns, _state, _command in sent[brain]]
+        assert clocks == [stamps[0], stamps[2]]  # the slow ticks
+        expected = []
+        if brain == brains[0]:
+            for tick in (0, 2):
+                expected += [(stamps[tick], *frame) for frame in body(tick)]
+        assert transforms == expected  # the first has a body pose; the second none
         assert len(found["/joint_states"]) == len(found["/imu"]) == 3
         assert len(found[contract.JOINT_COMMAND]) == 3
         assert len(found[contract.CMD_VEL]) == 3  # the walking command changed at every tick

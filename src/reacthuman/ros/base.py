@@ -28,7 +28,11 @@ class ReactNode(Node):
     """A node whose parameters are declared from one dict of defaults (``PARAMETERS``)."""
 
     PARAMETERS: dict[str, Any] = {}
-    SIM_TIME = True
+    # No node reads the ROS clock (the simulator is the clock and stamps every message from
+    # it; every other node's timeouts are wall time, a model's latency being wall time), so
+    # none subscribes to /clock by default: with use_sim_time each /clock message woke every
+    # node's executor to set a clock nobody asked. A user's -p use_sim_time:=true still works.
+    SIM_TIME = False
     PARAMETER_SERVICES = True  # `ros2 param` on the node (six services in every wait set)
     # rclpy gives every publisher and subscription two QoS event handlers (incompatible QoS,
     # incompatible type) that only log a warning, and walks them in Python at every wait:

@@ -2,8 +2,9 @@
 
 The recorder writes each row of a batch of executions side by side into that execution's bag
 as the ``/imu``, ``/joint_states``, joint command and ``/cmd_vel`` messages a lone execution
-has. Building them as rclpy messages and serializing those cost about half a millisecond a
-tick for seven executions, on the lock-step's path. Here the parts that never change within
+has, and at its slow ticks the ``/clock`` and transforms. Building them as rclpy messages and
+serializing those cost about half a millisecond a tick for seven executions, on the
+lock-step's path. Here the parts that never change within
 a run (the encapsulation, the frame, the joint names and every alignment pad) are laid out
 once per joint set and frame, and a message is its stamp and values packed between them:
 what ``rclpy.serialization.serialize_message`` gives, of the same length and with the same
@@ -131,3 +132,37 @@ def twist(walking: Sequence[float]) -> bytes:
     """A ``geometry_msgs/msg/Twist`` of a walking command (vx, vy, yaw rate)."""
     vx, vy, yaw_rate = walking
     return ENCAPSULATION + struct.pack("<6d", vx, vy, 0.0, 0.0, 0.0, yaw_rate)
+
+
+def clock(ns: int) -> bytes:
+    """A ``rosgraph_msgs/msg/Clock`` at sim time ``ns``."""
+    return ENCAPSULATION + _stamp(ns)
+
+
+@functools.cache
+def _transform_head(parent: str, child: str) -> bytes:
+    """A TransformStamped's fixed part after the stamp: both frames and the pad before the
+    translation."""
+    layout = _Layout()
+    layout.body += b"\x00" * 8
+    layout.string(parent)
+    layout.string(child)
+    layout.align(8)
+    return bytes(layout.body[8:])
+
+
+def transform(
+    parent: str, child: str, ns: int, translation: Sequence[float], rotation: Sequence[float]
+) -> bytes:
+    """A ``geometry_msgs/msg/TransformStamped`` as ``convert.transform`` builds it
+    (``rotation`` (w, x, y, z))."""
+    w, x, y, z = rotation
+    return b"".join(
+        (
+            ENCAPSULATION,
+            _stamp(ns),
+            _transform_head(parent, child),
+            struct.pack("<3d", *translation),
+            struct.pack("<4d", x, y, z, w),
+        )
+    )

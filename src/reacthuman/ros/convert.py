@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import array
 import math
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -18,7 +19,17 @@ from std_msgs.msg import Float64MultiArray, MultiArrayDimension, String
 
 from reacthuman.live_window import Intrinsics
 from reacthuman.observation import CameraInfo
-from reacthuman.scenes.geometry import IDENTITY_QUAT, Quat, quat_from_matrix
+from reacthuman.ros.contract import BASE_FRAME, WORLD_FRAME
+from reacthuman.scenes.geometry import (
+    IDENTITY_QUAT,
+    Quat,
+    Vec3,
+    quat_from_matrix,
+    quat_from_yaw,
+    rotate_into,
+    rotate_yaw,
+    sub,
+)
 from reacthuman.spine.command import JointCommand, JointState
 
 M = TypeVar("M", bound=BaseModel)
@@ -230,22 +241,54 @@ def transform(
     return msg
 
 
+HAND_FRAMES = ("left_hand", "right_hand")
+# A body transform: (parent frame, child frame, translation, rotation (w, x, y, z)).
+BodyFrame = tuple[str, str, Vec3, Quat]
+
+
+def body_frames(state: JointState, pose: Any = None) -> list[BodyFrame]:
+    """world -> base_link and base_link -> hands: from the G1's pose in the scene
+    (``pose``: an ``episode_host.BodyPose``) or from the stand-in's world-frame joints."""
+    if pose is not None:
+        base = pose.base_pos
+        out: list[BodyFrame] = [(WORLD_FRAME, BASE_FRAME, base, pose.base_quat)]
+        for side, point in pose.hands.items():
+            local = rotate_into(pose.base_quat, sub(point, base))
+            out.append((BASE_FRAME, f"{side}_hand", local, IDENTITY_QUAT))
+        return out
+    q = dict(zip(state.names, state.positions, strict=True))
+    if "base_x" not in q:
+        return []
+    x, y, yaw = q["base_x"], q["base_y"], q["base_yaw"]
+    out = [(WORLD_FRAME, BASE_FRAME, (x, y, 0.0), quat_from_yaw(yaw))]
+    for side in HAND_FRAMES:
+        offset = (q[f"{side}_x"] - x, q[f"{side}_y"] - y, q[f"{side}_z"])
+        out.append((BASE_FRAME, side, rotate_yaw(offset, -yaw), IDENTITY_QUAT))
+    return out
+
+
 # Plans executed side by side (``contract.BATCH_STATES`` / ``BATCH_COMMANDS``): one
 # Float64MultiArray a control tick for all of a scene's executions, a row per execution,
 # opened by the stamp (ns) of that execution's tick. Its layout's dimensions name the rows,
-# the fields of a row and the joints: ``joints:NAME,NAME,...``.
+# the fields of a row and the joints: ``joints:NAME,NAME,...``. A state row's ``slow`` is 1
+# at the ticks (10 Hz) whose ``/clock`` and body transforms go into the execution's bag (the
+# recorder writes them from the row, so they do not travel as 4 messages per execution);
+# the transforms' values are NaN at other ticks and where a body has none.
 JOINTS_LABEL = "joints:"
 STATE_FIELDS = (
-    "ns,position[joints],velocity[joints],imu_orientation[wxyz],imu_angular_velocity[xyz]"
+    "ns,slow,position[joints],velocity[joints],imu_orientation[wxyz],imu_angular_velocity[xyz],"
+    "base_link[xyz,wxyz],left_hand[xyz],right_hand[xyz]"
 )
 COMMAND_FIELDS = "ns,position[joints],walking[vx,vy,yaw_rate]"
+_NO_FRAMES = (math.nan,) * 13
 
 
 @dataclass(frozen=True)
 class BatchRow:
     """One execution's row of a batch message: its tick's stamp, the joint names and values
-    (positions and velocities of a state, targets of a command), and the IMU of a state or
-    the walking command of a command."""
+    (positions and velocities of a state, targets of a command), the IMU of a state or the
+    walking command of a command, and whether the state's tick is one whose clock and body
+    transforms (``frames``, where the body has them) are recorded."""
 
     ns: int
     names: tuple[str, ...]
@@ -254,6 +297,8 @@ class BatchRow:
     imu_quat: Quat | None = None
     imu_gyro: tuple[float, float, float] | None = None
     walking: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    slow: bool = False
+    frames: tuple[BodyFrame, ...] = ()
 
 
 def _batch(rows: list[list[float]], fields: str, names: tuple[str, ...]) -> Float64MultiArray:
@@ -264,17 +309,38 @@ def _batch(rows: list[list[float]], fields: str, names: tuple[str, ...]) -> Floa
         MultiArrayDimension(label=fields, size=width, stride=width),
         MultiArrayDimension(label=JOINTS_LABEL + ",".join(names), size=len(names), stride=1),
     ]
-    msg.data = [v for row in rows for v in row]
+    # An array.array is taken as it is; a list is checked value by value in Python (about
+    # 0.1 ms for a tick of seven executions, at every tick).
+    msg.data = array.array("d", [v for row in rows for v in row])
     return msg
 
 
-def batch_states_msg(states: list[JointState], stamps: list[int]) -> Float64MultiArray:
-    """The states of a tick's executions (``stamps``: each one's tick stamp, ns)."""
+def _frame_values(frames: list[BodyFrame]) -> tuple[float, ...]:
+    """A state row's transform fields: the base's pose in the world and each hand's position
+    in the base frame, as ``body_frames`` gives them; NaN where a frame is missing."""
+    by_child = {child: (translation, rotation) for _p, child, translation, rotation in frames}
+    base = by_child.get(BASE_FRAME)
+    values = [*base[0], *base[1]] if base else [math.nan] * 7
+    for hand in HAND_FRAMES:
+        found = by_child.get(hand)
+        values += found[0] if found else (math.nan,) * 3
+    return tuple(float(v) for v in values)
+
+
+def batch_states_msg(
+    states: list[JointState],
+    stamps: list[int],
+    frames: list[list[BodyFrame]] | None = None,
+) -> Float64MultiArray:
+    """The states of a tick's executions (``stamps``: each one's tick stamp, ns). ``frames``:
+    each execution's body transforms at a tick whose clock and transforms are recorded (a
+    slow tick); None at the others."""
     rows = []
-    for state, ns in zip(states, stamps, strict=True):
+    for i, (state, ns) in enumerate(zip(states, stamps, strict=True)):
         quat = state.imu_quat or (math.nan,) * 4
         gyro = state.imu_gyro or (math.nan,) * 3
-        rows.append([float(ns), *state.positions, *state.velocities, *quat, *gyro])
+        slow, body = (0.0, _NO_FRAMES) if frames is None else (1.0, _frame_values(frames[i]))
+        rows.append([float(ns), slow, *state.positions, *state.velocities, *quat, *gyro, *body])
     return _batch(rows, STATE_FIELDS, states[0].names)
 
 
@@ -287,6 +353,19 @@ def batch_commands_msg(commands: list[JointCommand], stamps: list[int]) -> Float
     return _batch(rows, COMMAND_FIELDS, commands[0].names)
 
 
+def _row_frames(values: list[float]) -> tuple[BodyFrame, ...]:
+    """The body transforms a state row carries (``_frame_values`` read back)."""
+    out: list[BodyFrame] = []
+    if not math.isnan(values[0]):
+        base = (values[0], values[1], values[2])
+        out.append((WORLD_FRAME, BASE_FRAME, base, (values[3], values[4], values[5], values[6])))
+    for i, hand in enumerate(HAND_FRAMES):
+        x, y, z = values[7 + 3 * i : 10 + 3 * i]
+        if not math.isnan(x):
+            out.append((BASE_FRAME, hand, (x, y, z), IDENTITY_QUAT))
+    return tuple(out)
+
+
 def batch_rows(msg: Float64MultiArray) -> list[BatchRow]:
     """A batch message's rows; ValueError when its layout is not a batch's."""
     dims = list(msg.layout.dim)
@@ -295,7 +374,7 @@ def batch_rows(msg: Float64MultiArray) -> list[BatchRow]:
     fields = dims[1].label
     names = tuple(n for n in dims[2].label.removeprefix(JOINTS_LABEL).split(",") if n)
     n, width, count = len(names), dims[1].size, dims[0].size
-    expected = {STATE_FIELDS: 1 + 2 * n + 7, COMMAND_FIELDS: 1 + n + 3}.get(fields)
+    expected = {STATE_FIELDS: 2 + 2 * n + 7 + 13, COMMAND_FIELDS: 1 + n + 3}.get(fields)
     if expected is None or width != expected or len(msg.data) != count * width:
         raise ValueError(
             f"a batch of {count} rows of {width} values ({fields!r}, {n} joints) "
@@ -309,16 +388,19 @@ def batch_rows(msg: Float64MultiArray) -> list[BatchRow]:
             walking = (row[1 + n], row[2 + n], row[3 + n])
             out.append(BatchRow(ns, names, tuple(row[1 : 1 + n]), walking=walking))
             continue
-        quat, gyro = row[1 + 2 * n : 5 + 2 * n], row[5 + 2 * n : 8 + 2 * n]
+        slow = row[1] == 1.0
+        quat, gyro = row[2 + 2 * n : 6 + 2 * n], row[6 + 2 * n : 9 + 2 * n]
         has_imu = not math.isnan(quat[0])
         out.append(
             BatchRow(
                 ns,
                 names,
-                tuple(row[1 : 1 + n]),
-                tuple(row[1 + n : 1 + 2 * n]),
+                tuple(row[2 : 2 + n]),
+                tuple(row[2 + n : 2 + 2 * n]),
                 (quat[0], quat[1], quat[2], quat[3]) if has_imu else None,
                 (gyro[0], gyro[1], gyro[2]) if has_imu else None,
+                slow=slow,
+                frames=_row_frames(row[9 + 2 * n :]) if slow else (),
             )
         )
     return out

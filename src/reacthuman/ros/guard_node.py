@@ -36,7 +36,6 @@ EXIT_DAMPING = 0.2  # s of damping sent when the guard is stopped
 
 
 class GuardNode(ReactNode):
-    SIM_TIME = False
     PARAMETERS: dict[str, Any] = {
         "network_interface": "lo",  # the interface wired to the G1 (Unitree: 192.168.123.x)
         "dds_domain": 0,  # Unitree's robots use domain 0

@@ -10,7 +10,8 @@ once the episode's score was recorded and the clock has moved into the next epis
 run ended); an interrupted episode leaves no bag. Executions side by side come as one batch
 message a tick (``contract.BATCH_STATES``, ``BATCH_COMMANDS``); each row goes into its own
 episode's bag as the ``/imu``, ``/joint_states``, ``spine/joint_command`` and ``/cmd_vel``
-messages a lone execution has (serialized by ``cdr``, without building rclpy messages).
+messages a lone execution has, with its ``/clock`` and transforms at 10 Hz (serialized by
+``cdr``, without building rclpy messages).
 """
 
 from __future__ import annotations
@@ -164,7 +165,8 @@ class RecorderNode(ReactNode):
 
     def _on_batch(self, topic: str, msg: Float64MultiArray) -> None:
         """A tick of executions side by side: each row into its episode's bag as the
-        messages of a lone execution's tick (a held walking command when it changes)."""
+        messages of a lone execution's tick (a held walking command when it changes; the
+        clock and transforms at the rows marked slow)."""
         received = time.time_ns()
         try:
             rows = convert.batch_rows(msg)
@@ -172,9 +174,16 @@ class RecorderNode(ReactNode):
             self.get_logger().error(f"{topic}: {exc}")
             return
         with self.lock:
+            if topic == c.BATCH_STATES and rows and rows[0].slow:
+                self._close_left_behind(max(row.ns for row in rows))
             for row in rows:
                 episode = self._episode_at(row.ns)
                 if topic == c.BATCH_STATES:
+                    if row.slow:  # the clock and transforms a lone execution publishes
+                        self._stamped(c.CLOCK, cdr.clock(row.ns), row.ns, episode, received)
+                        for parent, child, translation, rotation in row.frames:
+                            tf = cdr.transform(parent, child, row.ns, translation, rotation)
+                            self._stamped(c.TF, tf, row.ns, episode, received)
                     if row.imu_quat is not None and row.imu_gyro is not None:
                         imu = cdr.imu(row.ns, c.BASE_FRAME, row.imu_quat, row.imu_gyro)
                         self._stamped(c.IMU, imu, row.ns, episode, received)

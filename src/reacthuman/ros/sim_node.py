@@ -38,7 +38,6 @@ from reacthuman.ros.base import Mailbox, ReactNode
 from reacthuman.ros.graph import run_node_process
 from reacthuman.run_folder import TIMINGS_FILE, episode_folder
 from reacthuman.runner import bench_scenes
-from reacthuman.scenes.geometry import quat_from_yaw, rotate_into, rotate_yaw, sub
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.results import ScoreRow
 from reacthuman.sim.episode import MAX_ENVS, standing_ticks
@@ -84,7 +83,6 @@ class NodeMissing(RuntimeError):
 
 class SimNode(ReactNode):
     QOS_EVENT_WARNINGS = False  # on the 50 Hz lock-step path (ReactNode)
-    SIM_TIME = False  # it is the clock
     PARAMETERS: dict[str, Any] = {
         "scenes": "default",  # a scene-set folder, or "default" (one scene per family)
         "limit": 0,  # 0: every scene
@@ -533,6 +531,7 @@ class SimNode(ReactNode):
         self.truth_pub.publish(convert.to_string(c.TruthMessage(**ep.envelope, truth=staged.truth)))
         window_start = ep.start_ns + convert.seconds_to_ns(ep.spec.timing.t0)
         infos = {info.name: info for info in staged.observation.cameras}
+        rotations = {view: convert.optical_rotation(infos[view]) for view in c.CameraName}
         for t in staged.observation.frame_times:
             ns = window_start + convert.seconds_to_ns(t)
             for view in c.CameraName:
@@ -541,11 +540,7 @@ class SimNode(ReactNode):
                 self.images[view].publish(convert.image(staged.frames[(view, t)], ns, frame))
                 self.infos[view].publish(convert.camera_info(info, ns, frame))
                 self.publish_transforms(
-                    [
-                        convert.transform(
-                            c.WORLD_FRAME, frame, ns, info.pos, convert.optical_rotation(info)
-                        )
-                    ]
+                    [convert.transform(c.WORLD_FRAME, frame, ns, info.pos, rotations[view])]
                 )
             self.publish_body(staged.frame_states[t], ns, pose=staged.pose)
         freeze = c.FreezeMessage(
@@ -634,11 +629,14 @@ class SimNode(ReactNode):
             offset = convert.seconds_to_ns(tick * CONTROL_PERIOD)
             stamps = [execute.start_ns + offset for execute in executes]
             asked = time.perf_counter()
-            if tick % SLOW_EVERY == 0:  # each episode's clock and transforms, at 10 Hz
-                for at, ns in zip(ticks, stamps, strict=True):
-                    self.clock_pub.publish(convert.clock(ns))
-                    self.publish_transforms(body_transforms(at.state, ns, at.pose))
-            self.batch_pub.publish(convert.batch_states_msg([t.state for t in ticks], stamps))
+            # Each episode's clock and transforms at 10 Hz ride in the batch (its rows'
+            # transform fields), and the recorder writes them into the bags: as messages they
+            # were 28 a slow tick for 7 executions, each a callback in the recorder.
+            frames = None
+            if tick % SLOW_EVERY == 0:
+                frames = [convert.body_frames(at.state, at.pose) for at in ticks]
+            states = [t.state for t in ticks]
+            self.batch_pub.publish(convert.batch_states_msg(states, stamps, frames))
             wait = command_timeout
             if tick == 0:
                 wait = max(wait, float(self.param("first_command_timeout")))
@@ -800,24 +798,11 @@ def _standard_tf_publisher(node: ReactNode) -> Any:
 def body_transforms(
     state: CoreJointState, ns: int, pose: BodyPose | None = None
 ) -> list[TransformStamped]:
-    """world -> base_link and base_link -> hands: from the G1's pose in the scene or from the
-    stand-in's world-frame joints."""
-    if pose is not None:
-        base = pose.base_pos
-        out = [convert.transform(c.WORLD_FRAME, c.BASE_FRAME, ns, base, pose.base_quat)]
-        for side, point in pose.hands.items():
-            local = rotate_into(pose.base_quat, sub(point, base))
-            out.append(convert.transform(c.BASE_FRAME, f"{side}_hand", ns, local))
-        return out
-    q = dict(zip(state.names, state.positions, strict=True))
-    if "base_x" not in q:
-        return []
-    x, y, yaw = q["base_x"], q["base_y"], q["base_yaw"]
-    out = [convert.transform(c.WORLD_FRAME, c.BASE_FRAME, ns, (x, y, 0.0), quat_from_yaw(yaw))]
-    for side in ("left_hand", "right_hand"):
-        offset = (q[f"{side}_x"] - x, q[f"{side}_y"] - y, q[f"{side}_z"])
-        out.append(convert.transform(c.BASE_FRAME, side, ns, rotate_yaw(offset, -yaw)))
-    return out
+    """world -> base_link and base_link -> hands at sim time ``ns`` (``convert.body_frames``)."""
+    return [
+        convert.transform(parent, child, ns, translation, rotation)
+        for parent, child, translation, rotation in convert.body_frames(state, pose)
+    ]
 
 
 def main(args: list[str] | None = None) -> None:

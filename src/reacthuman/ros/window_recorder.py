@@ -114,7 +114,6 @@ def image_topic_info(topic: str) -> str:
 
 
 class WindowRecorderNode(ReactNode):
-    SIM_TIME = False
     PARAMETERS: dict[str, Any] = {
         # view=topic, comma-separated; the first camera is the reference the window is cut on
         "cameras": "egocentric=/camera/color/image_raw",
