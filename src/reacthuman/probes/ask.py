@@ -15,6 +15,7 @@ import asyncio
 import hashlib
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,30 +66,44 @@ def read_answer(probe: Probe, found: dict[str, Any]) -> Answer:
     return number
 
 
-def messages(probe: Probe, observation: Observation, folder: Path) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class Shown:
+    """A scene's frames as each of its probes shows them: read, hashed and encoded once a
+    scene, not once a probe (a scene has about 14 probes and 15 frames)."""
+
+    observation: Observation
+    frames: list[dict[str, Any]]  # ``frame_content``'s parts
+    frames_hash: str  # ``observation_hash`` of the folder
+
+    @classmethod
+    def load(cls, scene: Path) -> Shown:
+        """``scene``: the scene's folder in the observation set."""
+        folder = brain_folder(scene)
+        observation = Observation.load(folder / "observation.json")
+        return cls(observation, frame_content(observation, folder), observation_hash(folder))
+
+
+def messages(probe: Probe, shown: Shown) -> list[dict[str, Any]]:
     """The probe's call: the system prompt, the frames, the question (and its options)."""
-    content = frame_content(observation, folder)
     question = probe.question
     if probe.options:
         question += "\n" + "\n".join(probe.options)
-    content.append({"type": "text", "text": f"Question: {question}"})
-    system = SYSTEM.format(cameras=len(observation.cameras), window=observation.window)
+    content = [*shown.frames, {"type": "text", "text": f"Question: {question}"}]
+    cameras, window = len(shown.observation.cameras), shown.observation.window
+    system = SYSTEM.format(cameras=cameras, window=window)
     return [{"role": "system", "content": system}, {"role": "user", "content": content}]
 
 
 async def ask_probe(
-    client: ModelClient, store: ResponseStore | None, probe: Probe, scene: Path
+    client: ModelClient, store: ResponseStore | None, probe: Probe, shown: Shown
 ) -> tuple[Answer, Decision]:
-    """One probe's answer (None when unusable) and its record, from the store when there.
-    ``scene`` is the scene's folder in the observation set."""
-    folder = brain_folder(scene)
-    observation = Observation.load(folder / "observation.json")
-    asked = messages(probe, observation, folder)
-    shown = hashlib.sha256(
-        (observation_hash(folder) + asked[-1]["content"][-1]["text"]).encode()
+    """One probe's answer (None when unusable) and its record, from the store when there."""
+    asked = messages(probe, shown)
+    shown_key = hashlib.sha256(
+        (shown.frames_hash + asked[-1]["content"][-1]["text"]).encode()
     ).hexdigest()
     version = f"{PROMPT_VERSION}:{probe.kind}:{probe.form}"
-    key = decision_key(client.model, client.base_url, version, shown, client.decoding())
+    key = decision_key(client.model, client.base_url, version, shown_key, client.decoding())
     record = store.get(key) if store is not None else None
     if record is None:
         record = Decision(
@@ -103,7 +118,7 @@ async def ask_probe(
 
         await client.ask(record, asked, accept)
         if store is not None and not record.api_failure:  # an outage is asked again next run
-            store.put(key, shown, client.decoding(), record)
+            store.put(key, shown_key, client.decoding(), record)
     if record.r1_reason is not None or not record.replies:
         return None, record
     try:  # the stored reply read again: the record keeps text, not the reader's value
@@ -129,10 +144,13 @@ async def run_model(
             f"{len(missing)} probed scene(s) not in the observation set: {', '.join(missing[:5])}"
         )
     semaphore = asyncio.Semaphore(concurrency)
+    shown: dict[str, Shown] = {}
 
     async def one(probe: Probe) -> ProbeResult:
         async with semaphore:
-            answer, record = await ask_probe(client, store, probe, scenes[probe.scene_id])
+            if probe.scene_id not in shown:
+                shown[probe.scene_id] = Shown.load(scenes[probe.scene_id])
+            answer, record = await ask_probe(client, store, probe, shown[probe.scene_id])
         done = result(probe, client.model, answer, record.r1_reason)
         if on_result is not None:
             on_result(done)

@@ -38,7 +38,7 @@ class LockStepExecutor(SingleThreadedExecutor):
         super().__init__(context=context)
         self._held = contextlib.ExitStack()  # the handles the wait set holds, entered once
         self._wait_set: Any = None
-        self._shape: tuple[int, ...] = ()
+        self._shape: tuple[int, ...] = ()  # the entities' ids
         self._subscriptions: list[Any] = []
         self._services: list[Any] = []
         self._guards: list[Any] = []
@@ -52,10 +52,13 @@ class LockStepExecutor(SingleThreadedExecutor):
             self._release()
             super().spin_once(timeout_sec)
             return
+        # Which entities, not how many: one destroyed and another made between two spins
+        # must not leave the old one in the wait set.
         shape = tuple(
-            sum(1 for _ in entities)
+            id(entity)
             for node in nodes
             for entities in (node.subscriptions, node.services)
+            for entity in entities
         )
         if shape != self._shape or self._wait_set is None:
             self._build(nodes, shape)
