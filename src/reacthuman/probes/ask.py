@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,13 +145,21 @@ async def run_model(
             f"{len(missing)} probed scene(s) not in the observation set: {', '.join(missing[:5])}"
         )
     semaphore = asyncio.Semaphore(concurrency)
-    shown: dict[str, Shown] = {}
+    # The scenes whose probes are in flight, newest last: a scene's probes come together, so
+    # a few scenes suffice, and a whole set's encoded frames (hundreds of MB) are never held.
+    shown: OrderedDict[str, Shown] = OrderedDict()
+
+    def frames_of(scene_id: str) -> Shown:
+        if scene_id not in shown:
+            shown[scene_id] = Shown.load(scenes[scene_id])
+            while len(shown) > concurrency + 1:
+                shown.popitem(last=False)
+        shown.move_to_end(scene_id)
+        return shown[scene_id]
 
     async def one(probe: Probe) -> ProbeResult:
         async with semaphore:
-            if probe.scene_id not in shown:
-                shown[probe.scene_id] = Shown.load(scenes[probe.scene_id])
-            answer, record = await ask_probe(client, store, probe, shown[probe.scene_id])
+            answer, record = await ask_probe(client, store, probe, frames_of(probe.scene_id))
         done = result(probe, client.model, answer, record.r1_reason)
         if on_result is not None:
             on_result(done)

@@ -4,9 +4,9 @@ The recorder writes each row of a batch of executions side by side into that exe
 as the ``/imu``, ``/joint_states``, joint command and ``/cmd_vel`` messages a lone execution
 has, and at its slow ticks the ``/clock`` and transforms. Building them as rclpy messages and
 serializing those cost about half a millisecond a tick for seven executions, on the
-lock-step's path. Here the parts that never change within
-a run (the encapsulation, the frame, the joint names and every alignment pad) are laid out
-once per joint set and frame, and a message is its stamp and values packed between them:
+lock-step's path. Here the parts that never change within a run (the encapsulation, the
+frame, the joint names and every alignment pad) are laid out once per joint set and frame,
+and a message is its stamp and values packed between them:
 what ``rclpy.serialization.serialize_message`` gives, of the same length and with the same
 values (tested against it), except that its alignment pads are zeros where Fast CDR leaves
 whatever its buffer held.
