@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import contextlib
 import os
 import subprocess
 import sys
@@ -431,6 +432,13 @@ def test_serialized_rows_are_the_messages_rclpy_serializes(names, frame):
         cdr.joint_state(("a",), ns, (0.0, 1.0))
 
 
+def envelope(episode: int):
+    """A ``std_msgs/String`` envelope of run "r" (the recorder reads only the envelope)."""
+    from std_msgs.msg import String
+
+    return String(data=f'{{"run_id": "r", "episode": {episode}}}')
+
+
 def test_the_recorder_writes_each_row_of_a_batch_into_its_executions_bag(tmp_path):
     """Executions side by side travel as one batch message a tick; each execution's bag holds
     its own rows as a lone execution's /imu, /joint_states, joint commands and /cmd_vel, and
@@ -443,7 +451,6 @@ def test_the_recorder_writes_each_row_of_a_batch_into_its_executions_bag(tmp_pat
     from rosgraph_msgs.msg import Clock
     from sensor_msgs.msg import Imu
     from sensor_msgs.msg import JointState as JointStateMsg
-    from std_msgs.msg import String
 
     from reacthuman.ros.recorder_node import RecorderNode
     from reacthuman.scenes.generate import generate_scene
@@ -496,8 +503,8 @@ def test_the_recorder_writes_each_row_of_a_batch_into_its_executions_bag(tmp_pat
             for episode, brain in enumerate(brains):
                 sent[brain].append((stamps[episode], states[episode], commands[episode]))
         for episode in range(2):
-            score = f'{{"run_id": "r", "episode": {episode}, "row": null}}'
-            node._on_message(contract.SCORE, serialize_message(String(data=score)))
+            for topic in (*contract.SCORED_FROM[1:], contract.SCORE):
+                node._on_message(topic, serialize_message(envelope(episode)))
     finally:
         node.destroy_node()
         rclpy.shutdown(context=context)
@@ -544,48 +551,59 @@ def test_the_recorder_writes_each_row_of_a_batch_into_its_executions_bag(tmp_pat
             assert convert.ns_of(target.header.stamp) == ns
 
 
+@contextlib.contextmanager
+def recorder_in_process(run_dir: Path):
+    """A recorder node whose callbacks a test calls itself, and ``send(topic, message)``
+    serializing a message as the wire brings it; destroyed on exit (what it holds closed)."""
+    import rclpy
+    from rclpy.serialization import serialize_message
+
+    from reacthuman.ros.recorder_node import RecorderNode
+
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    node = RecorderNode({"run_dir": str(run_dir)}, context=context)
+    try:
+        yield node, lambda topic, msg: node._on_message(topic, serialize_message(msg))
+    finally:
+        node.destroy_node()
+        rclpy.shutdown(context=context)
+
+
+def scene_message(episode: int, spec):
+    """Episode ``episode`` of run "r", oracle's, on its own 10 s of the clock."""
+    start = episode * 10 * convert.NS
+    scene = contract.SceneMessage(
+        run_id="r", episode=episode, brain="oracle", start_ns=start,
+        end_ns=start + 4 * convert.NS, spec=spec,
+    )  # fmt: skip
+    return convert.to_string(scene)
+
+
 def test_the_recorder_files_out_of_order_messages_under_their_episode(tmp_path):
     """Topics arrive in any order: a truth or an image before its scene still lands in the
     episode's bag, and only scored episodes keep a bag."""
-    import rclpy
-    from rclpy.serialization import serialize_message
     from rosbags.rosbag2 import Reader
-    from std_msgs.msg import String
 
-    from reacthuman.ros.recorder_node import RecorderNode
     from reacthuman.scenes.generate import generate_scene
     from reacthuman.scenes.spec import Family
 
     specs = [generate_scene(Family.object_drop, s) for s in (0, 1)]
-    context = rclpy.Context()
-    rclpy.init(context=context)
-    node = RecorderNode({"run_dir": str(tmp_path)}, context=context)
-
-    def send(topic, msg):
-        node._on_message(topic, serialize_message(msg))
-
-    try:
+    with recorder_in_process(tmp_path) as (node, send):
         for episode, spec in enumerate(specs):
-            start = episode * 10 * convert.NS
-            envelope = f'"run_id": "r", "episode": {episode}'
-            send(contract.GROUND_TRUTH, String(data="{" + envelope + ', "truth": null}'))
+            send(contract.GROUND_TRUTH, envelope(episode))
             pixels = np.zeros((18, 32, 3), dtype=np.uint8)
+            start = episode * 10 * convert.NS
             send(
                 contract.image_topic(contract.CameraName.overhead),
                 convert.image(pixels, start, "o"),
             )
-            scene = contract.SceneMessage(
-                run_id="r", episode=episode, brain="oracle", start_ns=start,
-                end_ns=start + 4 * convert.NS, spec=spec,
-            )  # fmt: skip
-            send(contract.SCENE, convert.to_string(scene))
+            send(contract.SCENE, scene_message(episode, spec))
             if episode == 0:
-                send(contract.SCORE, String(data="{" + envelope + ', "row": null}'))
+                for topic in (contract.EXECUTE, contract.OUTCOME, contract.SCORE):
+                    send(topic, envelope(episode))
         send(contract.CLOCK, convert.clock(11 * convert.NS))  # into episode 1: 0 closes
         assert list(node.bags) == [1]  # the last episode waits for the clock to leave it
-    finally:
-        node.destroy_node()
-        rclpy.shutdown(context=context)
     bags = sorted(tmp_path.glob("bags/oracle/*/*/metadata.yaml"))
     assert [b.parent.name for b in bags] == [specs[0].scene_id]  # episode 1 was never scored
     with Reader(bags[0].parent) as reader:
@@ -594,6 +612,78 @@ def test_the_recorder_files_out_of_order_messages_under_their_episode(tmp_path):
     assert topics.count(contract.image_topic(contract.CameraName.overhead)) == 1
     assert topics.count(contract.SCENE) == 1 and topics.count(contract.SCORE) == 1
     assert not list(tmp_path.glob("bags/**/*.partial"))
+
+
+def test_a_bag_is_written_once_it_holds_what_its_score_was_computed_from(tmp_path, capfd):
+    """Each message comes from its own publisher in no order: a ground truth can reach the
+    recorder after the score and after the run's end (CI once closed two bags without it,
+    which then could not be replayed). The bag waits for it; a scored episode whose truth
+    never comes leaves no bag, named in the log, so a rerun records it again."""
+    from rosbags.rosbag2 import Reader
+
+    from reacthuman.scenes.generate import generate_scene
+    from reacthuman.scenes.spec import Family
+
+    specs = [generate_scene(Family.object_drop, s) for s in (0, 1)]
+    with recorder_in_process(tmp_path) as (node, send):
+        for episode, spec in enumerate(specs):
+            send(contract.SCENE, scene_message(episode, spec))
+            for topic in (contract.EXECUTE, contract.OUTCOME, contract.SCORE):
+                send(topic, envelope(episode))
+        send(contract.CLOCK, convert.clock(11 * convert.NS))  # into episode 1
+        assert sorted(node.bags) == [0, 1]  # episode 0 lacks its truth: it waits
+        status = contract.RunStatus(run_id="r", state="done", episodes=2)
+        node._on_status(convert.to_string(status))
+        assert sorted(node.bags) == [0, 1]  # the run's end does not close them either
+        send(contract.GROUND_TRUTH, envelope(0))
+        assert sorted(node.bags) == [1]  # written the moment its truth came
+    bags = sorted(tmp_path.glob("bags/oracle/*/*/metadata.yaml"))
+    assert [b.parent.name for b in bags] == [specs[0].scene_id]
+    with Reader(bags[0].parent) as reader:
+        topics = {c.topic for c, _ns, _raw in reader.messages()}
+    assert topics == {*contract.SCORED_FROM, contract.SCORE}
+    log = capfd.readouterr().err
+    assert f"episode 1 (oracle {specs[1].scene_id}) was scored but its bag never received" in log
+    assert contract.GROUND_TRUTH in log and "plays the episode again" in log
+    assert not list(tmp_path.glob("bags/**/*.partial"))
+
+
+def test_the_simulator_ends_its_run_once_the_recorder_holds_its_bags(tmp_path, capfd):
+    """The simulator's publishers must outlive what the recorder still lacks from them, so
+    a run ends when the recorder says it holds a bag of each episode the run scored; when it
+    never does, the episodes are named after ``bag_timeout``."""
+    import time
+
+    import rclpy
+
+    from reacthuman.ros.sim_node import SimNode
+
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    node = SimNode({"run_dir": str(tmp_path), "bag_timeout": 0.5}, context=context)
+    try:
+        held = contract.RunFolderEpisodes(run_dir=str(tmp_path.resolve()), episodes={})
+        node.recording, node.held[contract.RECORDED] = True, held
+        node.scored_now = {"oracle": {"object_drop-000000"}}
+        done = contract.RunStatus(run_id="r", state="done", episodes=1)
+        recorded = held.model_copy(update={"episodes": {"oracle": ("object_drop-000000",)}})
+        node.mail.put((contract.RECORDED,), recorded)  # the recorder wrote the last bag
+        started = time.monotonic()
+        assert node._bagged(done) is done
+        assert time.monotonic() - started < 0.25
+        assert "wrote no bag" not in capfd.readouterr().err
+        node.scored_now["always-catch"] = {"object_drop-000000"}  # that bag never comes
+        started = time.monotonic()
+        assert node._bagged(done) is done
+        assert time.monotonic() - started >= 0.5
+    finally:
+        node.destroy_node()
+        rclpy.shutdown(context=context)
+    log = capfd.readouterr().err
+    assert (
+        "wrote no bag for 1 scored episode(s) within 0.5 s: always-catch object_drop-000000" in log
+    )
+    assert "plays them again" in log
 
 
 @pytest.mark.slow  # waits out the recorder's settling time
@@ -626,6 +716,7 @@ def test_a_stopped_recorder_keeps_the_bag_whose_score_arrives_after_the_signal(
         node = rclpy.create_node("stand_in_for_sim_and_scorer", context=context)
         scene_pub = node.create_publisher(String, contract.SCENE, contract.EVENTS)
         score_pub = node.create_publisher(String, contract.SCORE, contract.EVENTS)
+        parts = [node.create_publisher(String, t, contract.EVENTS) for t in contract.SCORED_FROM]
         deadline = time.monotonic() + 60
         while min(scene_pub.get_subscription_count(), score_pub.get_subscription_count()) < 1:
             assert time.monotonic() < deadline, "the recorder never subscribed"
@@ -636,10 +727,12 @@ def test_a_stopped_recorder_keeps_the_bag_whose_score_arrives_after_the_signal(
                 end_ns=(episode * 10 + 4) * convert.NS, spec=spec,
             )  # fmt: skip
             scene_pub.publish(convert.to_string(scene))
+            for publisher in parts[1:]:  # what the score is computed from
+                publisher.publish(envelope(episode))
         time.sleep(1.0)
         recorder.send_signal(signal.SIGINT)
         time.sleep(0.5)  # the scorer's last score, after the launch's stop
-        score_pub.publish(String(data='{"run_id": "r", "episode": 0, "row": null}'))
+        score_pub.publish(envelope(0))
         try:
             log = recorder.communicate(timeout=30)[0]
         except subprocess.TimeoutExpired:  # where it hangs: every thread's traceback

@@ -131,6 +131,9 @@ SCORED = f"{NAMESPACE}/scored"  # RunFolderEpisodes: the score rows the run fold
 RECORDED = f"{NAMESPACE}/recorded"  # RunFolderEpisodes: the bags it holds
 GUARD_MODE = f"{NAMESPACE}/g1_guard/mode"  # std_msgs/String: disarmed | armed | damping
 STOP_SERVICE = f"{NAMESPACE}/sim/stop"  # std_srvs/Trigger: finish the episode, then stop
+# The episode's messages its score is computed from (the scorer's, and what a bag must hold
+# beside the score to be written: ``reacthuman replay`` re-scores from them).
+SCORED_FROM = (SCENE, GROUND_TRUTH, EXECUTE, OUTCOME)
 
 TOPICS: list[Topic] = [
     Topic(CLOCK, "rosgraph_msgs/msg/Clock", STREAM, SIM_NODE, about="simulated time"),

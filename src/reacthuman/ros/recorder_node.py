@@ -6,12 +6,15 @@ relative to each other, so messages are routed to their episode by what they car
 JSON envelopes by their episode number (kept aside when they come before the scene
 message), stamped messages by their sim-time stamp (each episode owns the clock from its
 scene message's ``start_ns`` on), the rest to the newest episode. A bag gets its final name
-once the episode's score was recorded and the clock has moved into the next episode (or the
-run ended); an interrupted episode leaves no bag. Executions side by side come as one batch
-message a tick (``contract.BATCH_STATES``, ``BATCH_COMMANDS``); each row goes into its own
-episode's bag as the ``/imu``, ``/joint_states``, ``spine/joint_command`` and ``/cmd_vel``
-messages a lone execution has, with its ``/clock`` and transforms at 10 Hz (serialized by
-``cdr``, without building rclpy messages).
+once it holds the episode's score and everything the score was computed from
+(``contract.SCORED_FROM``: each comes from its own publisher, in no order relative to the
+others) and the clock has moved into the next episode (or the run ended); an interrupted
+episode, or one whose messages never all came, leaves no bag, so that a rerun into the run
+folder plays it again. Executions side by side come as one batch message a tick
+(``contract.BATCH_STATES``, ``BATCH_COMMANDS``); each row goes into its own episode's bag as
+the ``/imu``, ``/joint_states``, ``spine/joint_command`` and ``/cmd_vel`` messages a lone
+execution has, with its ``/clock`` and transforms at 10 Hz (serialized by ``cdr``, without
+building rclpy messages).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ STAMPED = {
         "rosgraph_msgs/msg/Clock",
     )
 }
+NEEDED = {*c.SCORED_FROM, c.SCORE}  # what a bag holds before it is written
 GRACE_NS = NS // 2  # sim time into the next episode before the last bag closes
 SETTLE_S = 3.0  # wall s a stopped recorder waits for scores in flight (launch: SIGTERM at 5 s)
 
@@ -81,7 +85,8 @@ class RecorderNode(ReactNode):
         self.starts: list[tuple[int, int]] = []  # (start_ns, episode), sorted
         self.ends: dict[int, int] = {}  # episode -> end_ns
         self.start_of: dict[int, int] = {}  # episode -> start_ns
-        self.scored: set[int] = set()
+        self.envelopes: dict[int, set[str]] = {}  # episode -> its envelope topics recorded
+        self.names: dict[int, str] = {}  # episode -> "brain scene_id", for errors
         self.early: list[tuple[str, bytes, int]] = []  # stamped before their scene arrived
         self.written: list[Path] = []
         self.description: bytes | None = None
@@ -131,8 +136,9 @@ class RecorderNode(ReactNode):
                 if topic == c.SCENE:
                     self._open(raw)
                 episode: int | None = envelope.episode
-                if topic == c.SCORE:
-                    self.scored.add(envelope.episode)
+                if envelope.episode in self.opened and envelope.episode not in self.bags:
+                    return  # its bag was written already (a message it does not need)
+                self.envelopes.setdefault(envelope.episode, set()).add(topic)
                 if envelope.episode not in self.opened:  # came before its scene message
                     self.waiting.setdefault(envelope.episode, []).append((topic, raw, received))
                     return
@@ -158,9 +164,9 @@ class RecorderNode(ReactNode):
                 episode = self.starts[-1][1] if self.starts else None
             bag = self.bags.get(episode) if episode is not None else None
             if bag is not None:
+                assert episode is not None  # its bag was found by it
                 bag.write(topic, raw, received)
-                if topic == c.SCORE and self.run_over:
-                    assert episode is not None  # its bag was found by it
+                if topic in ENVELOPES and self.run_over and self._complete(episode):
                     self._finish(episode)
 
     def _on_batch(self, topic: str, msg: Float64MultiArray) -> None:
@@ -210,6 +216,7 @@ class RecorderNode(ReactNode):
     def _open(self, raw: bytes) -> None:
         scene = c.SceneMessage.model_validate_json(deserialize_message(raw, String).data)
         folder = bag_folder(Path(self.param("run_dir")), scene.brain, scene.spec)
+        self.names[scene.episode] = f"{scene.brain} {scene.spec.scene_id}"
         self.bags[scene.episode] = EpisodeBag(folder)
         self.opened.add(scene.episode)
         if self.description is not None:
@@ -227,11 +234,15 @@ class RecorderNode(ReactNode):
             elif episode in self.bags:
                 self.bags[episode].write(topic, message, time.time_ns())
 
+    def _complete(self, episode: int) -> bool:
+        """Whether the episode's bag holds its score and what the score was computed from."""
+        return NEEDED.issubset(self.envelopes.get(episode, ()))
+
     def _close_left_behind(self, ns: int) -> None:
-        """Close the scored bags of episodes that the clock has left (with some grace). Only
-        the open bags are looked at: a clock message comes 10 times a simulated second, and
-        walking every episode of the run at each one grew with the run's square."""
-        for episode in [e for e in self.bags if e in self.scored]:
+        """Close the complete bags of episodes that the clock has left (with some grace).
+        Only the open bags are looked at: a clock message comes 10 times a simulated second,
+        and walking every episode of the run at each one grew with the run's square."""
+        for episode in [e for e in self.bags if self._complete(e)]:
             following = self._following_start(episode)
             if following is not None and ns >= following + GRACE_NS:
                 self._finish(episode)
@@ -246,15 +257,26 @@ class RecorderNode(ReactNode):
         if status.state != "running":
             with self.lock:
                 self.run_over = True
-                # The last score may still be on its way (another node publishes it): an
-                # unscored bag waits for it, or is dropped when the node shuts down.
-                for episode in [e for e in self.bags if e in self.scored]:
+                # The last score may still be on its way (another node publishes it), or a
+                # message the score was computed from: an incomplete bag waits for them
+                # (``_on_message``), or is dropped when the node shuts down.
+                for episode in [e for e in self.bags if self._complete(e)]:
                     self._finish(episode)
 
     def _finish(self, episode: int) -> None:
         self.walking.pop(episode, None)
         bag = self.bags.pop(episode)
-        path = bag.close(episode in self.scored)
+        got = self.envelopes.pop(episode, set())
+        name = self.names.pop(episode, "?")
+        complete = NEEDED.issubset(got)
+        if c.SCORE in got and not complete:  # scored, yet the bag could not re-score it
+            missing = ", ".join(sorted(NEEDED - got))
+            self.get_logger().error(
+                f"episode {episode} ({name}) was scored but its bag "
+                f"never received {missing}: not written; a rerun into {self.run_dir} plays "
+                "the episode again to record it"
+            )
+        path = bag.close(complete)
         if path is not None:
             self.written.append(path)
             brain, _family, scene_id = path.relative_to(self.run_dir / "bags").parts
@@ -262,13 +284,13 @@ class RecorderNode(ReactNode):
             self._publish_recorded()
 
     def settle(self, executor: Any, within_s: float = SETTLE_S) -> None:
-        """After a stop signal, keep taking messages until every open bag has its score (or
+        """After a stop signal, keep taking messages until every open bag is complete (or
         ``within_s`` passes): a launch stops the graph the moment the simulator exits, which
         can be before this node has read the last score the scorer already published."""
         deadline = time.monotonic() + within_s
         while time.monotonic() < deadline:
             with self.lock:
-                if all(episode in self.scored for episode in self.bags):
+                if all(self._complete(episode) for episode in self.bags):
                     return
             executor.spin_once(timeout_sec=0.1)
 

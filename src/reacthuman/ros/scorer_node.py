@@ -25,12 +25,8 @@ from reacthuman.run_folder import episode_folder, safe_name
 from reacthuman.scoring.results import ResultsStore
 from reacthuman.scoring.run import score_row
 
-PARTS = {
-    c.SCENE: c.SceneMessage,
-    c.GROUND_TRUTH: c.TruthMessage,
-    c.EXECUTE: c.ExecuteMessage,
-    c.OUTCOME: c.OutcomeMessage,
-}
+MODELS = (c.SceneMessage, c.TruthMessage, c.ExecuteMessage, c.OutcomeMessage)
+PARTS: dict[str, type[c.Envelope]] = dict(zip(c.SCORED_FROM, MODELS, strict=True))
 
 
 class ScorerNode(ReactNode):

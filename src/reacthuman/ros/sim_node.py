@@ -110,6 +110,10 @@ class SimNode(ReactNode):
         "command_timeout": LOCK_STEP_TIMEOUT,  # s the spine node may take for a tick's command
         "first_command_timeout": 120.0,  # s for an execution's first tick (a spine warming up)
         "score_timeout": 30.0,  # s the scorer node may take for a score
+        # s at the end of a run for the recorder to say it wrote the run's last bags: this
+        # node's publishers stay alive meanwhile, so what the recorder still lacks from them
+        # reaches it (DDS drops a reliable message not yet delivered with its publisher).
+        "bag_timeout": 30.0,
         "discovery_timeout": 15.0,  # s to wait for the other nodes at the start
         "required_nodes": [c.BRAIN_NODE, c.SPINE_NODE, c.SCORER_NODE],
     }
@@ -161,6 +165,7 @@ class SimNode(ReactNode):
         self.executor: Any = None
         self._started: dict[int, float] = {}  # wall clock at each episode's start
         self.timings: list[dict[str, float | str]] = []  # wall seconds per episode and phase
+        self.scored_now: dict[str, set[str]] = {}  # scene ids scored in this run, by brain
         self.on_row: Callable[[ScoreRow], None] | None = None  # progress, when composed
 
     # -- subscriptions ------------------------------------------------------------------
@@ -380,12 +385,42 @@ class SimNode(ReactNode):
         finally:
             host.close()
         if self.stop_requested:
-            return self.status("stopped", "stop requested")
+            return self._bagged(self.status("stopped", "stop requested"))
         self.log_progress(
             f"done: {self.episodes_done} episode(s) scored into {run_dir / 'results.sqlite'}; "
             f"the report: reacthuman report {run_dir}"
         )
-        return self.status("done")
+        return self._bagged(self.status("done"))
+
+    def _bagged(self, status: c.RunStatus) -> c.RunStatus:
+        """``status`` once the recorder holds a bag of every episode this run scored (it
+        writes the last ones after the run status, each when all its messages are in), or
+        after ``bag_timeout``; the episodes still without a bag are named (a rerun into the
+        run folder plays them again)."""
+        if not self.recording:
+            return status
+        timeout = float(self.param("bag_timeout"))
+        deadline = time.monotonic() + timeout
+        while True:
+            held = self.held[c.RECORDED]
+            lacking = sorted(
+                f"{brain} {scene_id}"
+                for brain, ids in self.scored_now.items()
+                for scene_id in ids - held.of(brain)
+            )
+            left = deadline - time.monotonic()
+            if not lacking:
+                return status
+            if left <= 0:
+                self.get_logger().warning(
+                    f"{c.RECORDER_NODE} wrote no bag for {len(lacking)} scored episode(s) "
+                    f"within {timeout:g} s: {', '.join(lacking)}; a rerun into "
+                    f"{self.param('run_dir')} plays them again to record them"
+                )
+                return status
+            renewed = self.await_mail((c.RECORDED,), left)
+            if renewed is not None:
+                self.held[c.RECORDED] = renewed
 
     def _scored_and_bagged(self, brain: str, specs: list[SceneSpec]) -> set[str]:
         """The scenes ``brain`` has finished in this run folder: scored, and bagged when a
@@ -736,6 +771,7 @@ class SimNode(ReactNode):
                 f"{c.SCORER_NODE} did not score {ep.spec.scene_id} within {score_timeout:g} s"
             )
         timing["total"] = time.perf_counter() - self._started.pop(ep.episode)
+        self.scored_now.setdefault(ep.brain, set()).add(ep.spec.scene_id)
         with (Path(self.param("run_dir")) / TIMINGS_FILE).open("a") as log:
             log.write(json.dumps(timing) + "\n")
         if self.on_row is not None:
