@@ -157,3 +157,24 @@ def test_services_errors_and_shutdown_as_rclpy_has_them(context, fallbacks):
         rclpy.shutdown(context=client_context)
         assert executor.shutdown()
         server.destroy_node()  # the executor no longer holds its handles
+
+
+def test_a_subscription_destroyed_behind_its_nodes_back_is_left_out(context, fallbacks):
+    """A subscription whose handle is gone while its node still lists it is left out of the
+    wait set, as rclpy leaves it out; the node's other subscriptions are served."""
+    executor = LockStepExecutor(context=context)
+    node = LockStepNode("listener", context=context)
+    got: list[int] = []
+    gone = node.create_subscription(Int32, "gone", lambda m: got.append(-1), QOS)
+    node.create_subscription(Int32, "kept", lambda m: got.append(m.data), QOS)
+    publish = node.create_publisher(Int32, "kept", QOS)
+    try:
+        executor.add_node(node)
+        gone.destroy()  # its handle only: the node still lists it
+        assert gone in node.subscriptions
+        spin_until(executor, lambda: publish.get_subscription_count() == 1)
+        publish.publish(Int32(data=3))
+        spin_until(executor, lambda: got == [3])
+    finally:
+        assert executor.shutdown()
+        node.destroy_node()

@@ -6,10 +6,14 @@ creates an rcl timer for the timeout and a wait set, and wraps each callback in 
 coroutine (BENCHMARKS.md, issue 16). Through the lock-step that is several callbacks a control
 tick. This executor keeps one wait set for as long as the nodes' entities stay the same,
 waits on it, and calls every ready subscription's callback directly, in the order rclpy would
-(node by node, subscription by subscription). Anything else that becomes ready (a service such
-as ``/reacthuman/sim/stop`` or ``ros2 param``, a guard condition: the executor woken, nodes
-added, shut down, Ctrl-C) and any node with timers, clients or waitables is left to rclpy's
-own ``spin_once``, so behaviour is rclpy's wherever this does not apply.
+(node by node, subscription by subscription). One ``spin_once`` serves every subscription
+the wait found ready, where rclpy's serves one callback a call; every caller loops on
+``spin_once`` and looks at its own condition in between, so none depends on the difference.
+
+Anything else that becomes ready (a service such as ``/reacthuman/sim/stop`` or ``ros2
+param``, a guard condition: the executor woken, nodes added, shut down, Ctrl-C) and any node
+with timers, clients or waitables is left to rclpy's own ``spin_once``, so behaviour is
+rclpy's wherever this does not apply.
 
 It is spun and shut down by one thread (``graph.compose``: the thread that runs the episodes).
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from rclpy.exceptions import InvalidHandle
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 from rclpy.subscription import Subscription
@@ -94,22 +99,32 @@ class LockStepExecutor(SingleThreadedExecutor):
 
     def _build(self, nodes: list[Any], shape: tuple[int, ...]) -> None:
         """A wait set for the nodes' subscriptions and services and this executor's own guard
-        conditions (woken, Ctrl-C), the handles held (entered) until it is rebuilt."""
+        conditions (woken, Ctrl-C), the handles held (entered) until it is rebuilt. An
+        entity already destroyed is left out, as rclpy leaves it out."""
         self._release()
-        subscriptions = [sub for node in nodes for sub in node.subscriptions]
-        services = [srv for node in nodes for srv in node.services]
-        guards = [gc for gc in (self._guard, self._sigint_gc) if gc is not None]
         context = self._context.handle
         if context is None:
             raise RuntimeError("the executor's context is not initialised")
-        for entity in (*subscriptions, *services, *guards):
-            self._held.enter_context(entity.handle)
+        subscriptions = self._hold(sub for node in nodes for sub in node.subscriptions)
+        services = self._hold(srv for node in nodes for srv in node.services)
+        guards = self._hold(gc for gc in (self._guard, self._sigint_gc) if gc is not None)
         self._held.enter_context(context)
         self._subscriptions, self._services, self._guards = subscriptions, services, guards
         self._wait_set = _rclpy.WaitSet(
             len(subscriptions), len(guards), 0, 0, len(services), 0, context
         )
         self._shape = shape
+
+    def _hold(self, entities: Any) -> list[Any]:
+        """The entities whose handles could be entered (held until the next release)."""
+        held = []
+        for entity in entities:
+            try:
+                self._held.enter_context(entity.handle)
+            except InvalidHandle:  # destroyed since the node listed it
+                continue
+            held.append(entity)
+        return held
 
     def _release(self) -> None:
         """Let go of the held handles (a node can then be destroyed)."""
