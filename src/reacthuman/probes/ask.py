@@ -46,7 +46,7 @@ def read_answer(probe: Probe, found: dict[str, Any]) -> Answer:
         raise ReplyError('no "answer" in the reply')
     value = found["answer"]
     if probe.form is Form.choice:
-        letters = [option[0] for option in probe.options]
+        letters = list(probe.choices())
         text = str(value).strip().upper()
         letter = text[:1] if text[1:2] in ("", ".", ")", " ") else ""
         if letter not in letters:

@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -133,6 +134,11 @@ class Probe(BaseModel):
     options: list[str] = []  # choice form: "A. ...", "B. ...", in order
     label: float | str | None
 
+    def choices(self) -> dict[str, str]:
+        """The choice form's options by letter, without the letters ("A" -> "2.5 m")."""
+        split = (option.split(". ", 1) for option in self.options)
+        return {letter: text for letter, text in split}
+
 
 def position_at(truth: GroundTruth, t: float) -> tuple[float, float, float]:
     """The hazard (centre of mass, else the hazard point) at ``t`` seconds after t0,
@@ -204,10 +210,10 @@ def light_side(spec: SceneSpec) -> LightSide | None:
 
 
 def _numeric_labels(
-    spec: SceneSpec, truth: GroundTruth, observation: Observation
+    spec: SceneSpec, truth: GroundTruth, first: float, before_last: float, last: float
 ) -> dict[Kind, float | None]:
-    times = observation.frame_times
-    first, before_last, last = times[0], times[-2], times[-1]
+    """The numeric probes' labels from the frames at ``first``, ``before_last`` and ``last``
+    (s); None for a time to reach of "never"."""
     robot = spec.observer.pos
     at_last = position_at(truth, last)
     labels: dict[Kind, float | None] = {
@@ -267,17 +273,27 @@ def _choice(
         j = rng.integer(0, i)
         options[i], options[j] = options[j], options[i]
     letters = "ABCDEF"[: len(options)]
-    return Probe(
-        probe_id=f"{spec.scene_id}:{kind}:choice",
-        scene_id=spec.scene_id,
-        family=spec.family.value,
-        speed_band=spec.speed_band.value,
-        kind=kind,
-        form=Form.choice,
+    return _probe(
+        spec,
+        kind,
+        Form.choice,
         question=f"{question} Answer with the letter of one option.",
         unit=unit,
         options=[f"{letter}. {text}" for letter, text in zip(letters, options, strict=True)],
         label=letters[options.index(right)],
+    )
+
+
+def _probe(spec: SceneSpec, kind: Kind, form: Form, **fields: Any) -> Probe:
+    """A probe of ``spec`` with the fields every probe of the scene shares filled in."""
+    return Probe(
+        probe_id=f"{spec.scene_id}:{kind}:{form}",
+        scene_id=spec.scene_id,
+        family=spec.family.value,
+        speed_band=spec.speed_band.value,
+        kind=kind,
+        form=form,
+        **fields,
     )
 
 
@@ -298,19 +314,16 @@ def probes_for(spec: SceneSpec, truth: GroundTruth, observation: Observation) ->
     first, before_last, last = times[0], times[-2], times[-1]
     rng = SeededRng("probes", spec.scene_id)
     probes: list[Probe] = []
-    for kind, label in _numeric_labels(spec, truth, observation).items():
+    for kind, label in _numeric_labels(spec, truth, first, before_last, last).items():
         if label is not None and label < MIN_LABEL:
             continue
         question = _numeric_question(kind, first, before_last, last)
         unit = UNITS[kind]
         probes.append(
-            Probe(
-                probe_id=f"{spec.scene_id}:{kind}:numeric",
-                scene_id=spec.scene_id,
-                family=spec.family.value,
-                speed_band=spec.speed_band.value,
-                kind=kind,
-                form=Form.numeric,
+            _probe(
+                spec,
+                kind,
+                Form.numeric,
                 question=question,
                 unit=unit,
                 label=None if label is None else round(label, 4),

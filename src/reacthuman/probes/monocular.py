@@ -114,10 +114,10 @@ def estimates(observation: Observation, folder: Path) -> dict[Kind, object]:
     return out
 
 
-def _number(option: str) -> float | None:
-    text = option.split(". ", 1)[1].split()[0]
+def _number(text: str) -> float | None:
+    """An amount option's number ("2.5 m" -> 2.5); None for "never"."""
     try:
-        return float(text)
+        return float(text.split()[0])
     except ValueError:
         return None
 
@@ -129,15 +129,15 @@ def answer(probe: Probe, found: dict[Kind, object]) -> Answer:
         return None
     if probe.form is Form.numeric:
         return value if isinstance(value, float | str) else None
-    for option in probe.options:
-        text = option.split(". ", 1)[1]
+    choices = probe.choices()
+    for letter, text in choices.items():
         if isinstance(value, Direction | LightSide) and text == value.value:
-            return option[0]
+            return letter
         if value == NEVER and text == NEVER:
-            return option[0]
+            return letter
     if not isinstance(value, float):
         return None
-    numbers = {o[0]: _number(o) for o in probe.options}
+    numbers = {letter: _number(text) for letter, text in choices.items()}
     scored = {k: abs(math.log(n / value)) for k, n in numbers.items() if n and value > 0}
     return min(scored, key=lambda k: scored[k]) if scored else None
 

@@ -97,6 +97,17 @@ def _bucket(speed: float | None) -> str:
     return "no answer"
 
 
+def _saa_by_perception(
+    kind: Kind, numeric: dict[tuple[str, Kind], ProbeResult], saa: dict[str, float]
+) -> list[str]:
+    """Two cells: SAA over the scenes whose numeric ``kind`` probe was perceived, and over
+    those where it was misread (``saa``: by scene; scenes without the probe in neither)."""
+    asked = [s for s in saa if (s, kind) in numeric]
+    right = [saa[s] for s in asked if numeric[(s, kind)].score >= PERCEIVED]
+    wrong = [saa[s] for s in asked if numeric[(s, kind)].score < PERCEIVED]
+    return [f"{_share(right)} (n={len(right)})", f"{_share(wrong)} (n={len(wrong)})"]
+
+
 def decisions_markdown(
     results: Sequence[ProbeResult], probes: Sequence[Probe], rows: Sequence[ScoreRow]
 ) -> str:
@@ -136,18 +147,14 @@ def decisions_markdown(
         scenes = list(dict.fromkeys(r.scene_id for r in mine))
         numeric = {(r.scene_id, r.kind): r for r in mine if r.form is Form.numeric}
         saa = {s: decided[(brain, s)].saa for s in scenes}
-
-        def split(kind: Kind, scenes: list[str] = scenes, numeric=numeric, saa=saa) -> list[str]:
-            asked = [s for s in scenes if (s, kind) in numeric]
-            right = [saa[s] for s in asked if numeric[(s, kind)].score >= PERCEIVED]
-            wrong = [saa[s] for s in asked if numeric[(s, kind)].score < PERCEIVED]
-            return [f"{_share(right)} (n={len(right)})", f"{_share(wrong)} (n={len(wrong)})"]
-
+        by_perception = [
+            cell
+            for kind in (Kind.speed, Kind.time_to_reach)
+            for cell in _saa_by_perception(kind, numeric, saa)
+        ]
         lines.append(
             f"| {brain} | {len(scenes)} | {_cell(stat([r.score for r in mine]))} | "
-            f"{_share([saa[s] for s in scenes])} | "
-            + " | ".join(split(Kind.speed) + split(Kind.time_to_reach))
-            + " |"
+            f"{_share([saa[s] for s in scenes])} | " + " | ".join(by_perception) + " |"
         )
         froze = {s: float(decided[(brain, s)].action is Action.NO_ACTION) for s in scenes}
         perceived: dict[str, list[float]] = {}
