@@ -54,9 +54,8 @@ from reacthuman.billiards.physics import (
     RADIUS,
     WIDTH,
     Wall,
-    simulate,
 )
-from reacthuman.billiards.scenes import BALLS, BilliardScene, BilliardTruth, truth
+from reacthuman.billiards.scenes import BALLS, BilliardScene, BilliardTruth, shot, truth
 from reacthuman.genesis_runtime import as_numpy, genesis
 
 DT = 5e-5  # s a physics step
@@ -257,14 +256,9 @@ class GenesisTable:
 
 
 def _answers(scene: BilliardScene, start: np.ndarray, velocity: np.ndarray) -> Replay:
-    velocities = np.zeros((BALLS, 2))
-    velocities[0] = velocity
-    out = simulate(start, velocities, float(scene.horizon))
-    return Replay(
-        hits=tuple(sorted(out.hit_by(0))),
-        walls=tuple(w for w in Wall if w in out.walls_of(0)),
-        positions=tuple(out.positions),
-    )
+    """The exact answers to the scene's shot from ``start`` at ``velocity`` (unrounded)."""
+    out, hits, walls = shot(start, velocity, scene.horizon)
+    return Replay(hits=hits, walls=walls, positions=tuple(out.positions))
 
 
 def _differ(a: Replay, b: Replay) -> bool:

@@ -25,6 +25,7 @@ from reacthuman.billiards.physics import (
     POCKETS,
     RADIUS,
     WIDTH,
+    Outcome,
     Wall,
     simulate,
 )
@@ -106,14 +107,24 @@ def generate(seed: int, horizon: int) -> BilliardScene:
     )
 
 
+def shot(
+    positions: np.ndarray, cue_velocity: np.ndarray | tuple[float, float], horizon: float
+) -> tuple[Outcome, tuple[int, ...], tuple[Wall, ...]]:
+    """The cue ball (ball 0) shot at ``cue_velocity`` among balls at rest at ``positions``,
+    rolled exactly to ``horizon`` s: the outcome, the balls the cue ball hit (Q1, in order
+    of number) and the cushions it touched (Q2, in ``Wall``'s order)."""
+    velocities = np.zeros((len(positions), 2))
+    velocities[0] = cue_velocity
+    out = simulate(np.asarray(positions), velocities, float(horizon))
+    return out, tuple(sorted(out.hit_by(0))), tuple(w for w in Wall if w in out.walls_of(0))
+
+
 def truth(scene: BilliardScene) -> BilliardTruth:
     """The scene's answers from the exact simulation."""
-    velocities = np.zeros((len(scene.positions), 2))
-    velocities[0] = scene.cue_velocity
-    out = simulate(np.asarray(scene.positions), velocities, float(scene.horizon))
+    out, hits, walls = shot(np.asarray(scene.positions), scene.cue_velocity, scene.horizon)
     return BilliardTruth(
-        hits=tuple(sorted(out.hit_by(0))),
-        walls=tuple(w for w in Wall if w in out.walls_of(0)),
+        hits=hits,
+        walls=walls,
         positions=tuple(
             None if p is None else (round(p[0], DECIMALS), round(p[1], DECIMALS))
             for p in out.positions
