@@ -14,6 +14,7 @@ one simulated are the same.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -108,7 +109,9 @@ def generate(seed: int, horizon: int) -> BilliardScene:
 
 
 def shot(
-    positions: np.ndarray, cue_velocity: np.ndarray | tuple[float, float], horizon: float
+    positions: np.ndarray | Sequence[tuple[float, float]],
+    cue_velocity: np.ndarray | tuple[float, float],
+    horizon: float,
 ) -> tuple[Outcome, tuple[int, ...], tuple[Wall, ...]]:
     """The cue ball (ball 0) shot at ``cue_velocity`` among balls at rest at ``positions``,
     rolled exactly to ``horizon`` s: the outcome, the balls the cue ball hit (Q1, in order
@@ -121,7 +124,7 @@ def shot(
 
 def truth(scene: BilliardScene) -> BilliardTruth:
     """The scene's answers from the exact simulation."""
-    out, hits, walls = shot(np.asarray(scene.positions), scene.cue_velocity, scene.horizon)
+    out, hits, walls = shot(scene.positions, scene.cue_velocity, scene.horizon)
     return BilliardTruth(
         hits=hits,
         walls=walls,
