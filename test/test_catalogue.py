@@ -72,7 +72,33 @@ def test_every_catalogue_object_is_used_by_some_family():
         for sampler in REGISTRY.values()
         for o in object_pool(sampler, catalogue) + adversarial_pool(sampler, catalogue)
     }
-    assert used == {o.name for o in catalogue.objects}
+    # The hollow prop door is as large as the wooden door it imitates: both are dodged, so
+    # it probes nothing and is never staged (families.base.adversarial_pool).
+    assert {o.name for o in catalogue.objects} - used == {"hollow_prop_door"}
+
+
+def test_large_and_shattering_follow_extent_and_material():
+    """Flags a person could check against the object: too long to hold in two hands is not
+    graspable, glass shatters and nothing else does (issue 51)."""
+    from reacthuman.scenes.catalogue import LARGE_EXTENT_M, longest_extent
+
+    for obj in default_catalogue().objects:
+        assert obj.graspable == (longest_extent(obj.shape) <= LARGE_EXTENT_M), obj.name
+        words = obj.material.replace(",", " ").split()
+        assert obj.hazards.fragile_shattering == ("glass" in words), obj.name
+
+
+def test_a_glass_front_without_the_shattering_flag_is_rejected():
+    data = raw_catalogue()
+    frame = next(o for o in data["objects"] if o["name"] == "picture_frame")
+    frame["hazards"]["fragile_shattering"] = False
+    with pytest.raises(CatalogueError, match="picture_frame.*fragile_shattering must be True"):
+        parse_catalogue(data)
+    door = next(o for o in data["objects"] if o["name"] == "wooden_door")
+    frame["hazards"]["fragile_shattering"] = True
+    door["graspable"] = True
+    with pytest.raises(CatalogueError, match="wooden_door.*graspable must be False"):
+        parse_catalogue(data)
 
 
 def test_bad_field_is_reported_with_object_and_field():

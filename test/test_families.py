@@ -21,7 +21,15 @@ from reacthuman.scenes.generate import (
 )
 from reacthuman.scenes.geometry import box_corners, project, quat_rotate, sub
 from reacthuman.scenes.kinematics import G
-from reacthuman.scenes.labels import Action, Arrival, action_label, provisional_label
+from reacthuman.scenes.families.base import planned_side
+from reacthuman.scenes.labels import (
+    Action,
+    Arrival,
+    action_label,
+    intrinsic_reasons,
+    others_of,
+    provisional_label,
+)
 from reacthuman.scenes.moment import DEFAULT_WINDOW, MIN_WINDOW, REACTION_MARGIN, resolution_time
 from reacthuman.scenes.reach import MOVING_SPEED
 from reacthuman.scenes.spec import (
@@ -71,7 +79,13 @@ def test_many_seeds_validate_round_trip_and_follow_the_label_rule(family, seeds)
             peak_speed=spec.intended.peak_speed,
             peak_kinetic_energy=spec.intended.peak_kinetic_energy,
         )
-        assert label is action_label(hazard, arrival)
+        others = others_of(spec, spec.intended.others)
+        assert label is action_label(hazard, arrival, others)
+        # The group's planned side, by design: a catch group's faster bands may be dodges
+        # only where the family lets speed decide (a very fast throw).
+        side = planned_side(REGISTRY[family], spec.group)
+        by_speed = REGISTRY[family].speed_decides_label and label is Action.TRIGGER_DODGE
+        assert label is side or by_speed, (spec.scene_id, label, side)
 
 
 # Scene groups of a family that no design can give a decision moment (the set schedule skips
@@ -102,8 +116,8 @@ def test_generation_fails_rarely(family, groups):
 def test_every_design_leaves_a_decision_moment(family, default_set):
     """The designed motion (closed form) starts outside the reach zone (or at rest in it, as
     multi_object's row, arriving when it is set moving), keeps its band's
-    reaction margin after a window of 0.3-0.6 s, and a swept group's arrival speed rises with
-    the band by the design ratio (the simulation checks the same on measured motion)."""
+    reaction margin after a window of 0.3-0.6 s, and a swept group's speed at the hands rises
+    with the band by the design ratio (the simulation checks the same on measured motion)."""
     _manifest, scenes = default_set
     mine = [s.spec for s in scenes if s.spec.family is family]
     for spec in mine:
@@ -127,9 +141,10 @@ def test_every_design_leaves_a_decision_moment(family, default_set):
     for spec in mine:
         groups.setdefault(spec.group, []).append(spec)
     for group in (g for g in groups.values() if len(g) == 4):
-        speeds = [s.intended.arrival_speed for s in group]
+        speeds = [s.intended.peak_speed for s in group]  # at the hands
         assert speeds == sorted(speeds) and speeds[-1] >= MIN_SPEED_RATIO * speeds[0], speeds
-        assert len({provisional_label(s)[0] for s in group}) == 1, group[0].scene_id
+        if not REGISTRY[family].speed_decides_label:
+            assert len({provisional_label(s)[0] for s in group}) == 1, group[0].scene_id
 
 
 def test_same_inputs_give_the_same_bytes_and_other_seeds_differ():
@@ -208,7 +223,6 @@ STANDING_CATCHES = (
     Family.multi_object,
     Family.object_drop,
     Family.surface_cascade,
-    Family.ceiling_drop,
     Family.chain_reaction,
     Family.thrown_object,
     Family.sliding_object,
@@ -258,10 +272,10 @@ def test_the_designed_path_meets_hands_held_out_by_a_standing_g1(family):
 
 def test_object_drop_glides_off_the_table_end_inside_its_horizon_in_every_band():
     # The glide loses the simulator's least friction (0.01 g): pushed slow, the grippiest
-    # object still tips off inside the ground truth, which runs 4 s for this family.
+    # object still tips off inside the ground truth, which runs 4.5 s for this family.
     for seed in range(16):
         spec = generate_scene(Family.object_drop, seed)
-        assert spec.timing.horizon == 4.0
+        assert spec.timing.horizon == 4.5
         assert spec.intended.floor_time is not None, spec.scene_id
         assert spec.intended.floor_time < spec.timing.horizon - 0.25, spec.scene_id
     assert generate_scene(Family.rolling_ball, 0).timing.horizon == 3.5
@@ -305,7 +319,10 @@ def test_chain_reaction_targets_start_at_rest_and_triggers_launch_at_t0():
         assert trigger.launch_at_t0 and any(trigger.lin_vel)
 
 
-def test_stacks_are_past_their_tipping_point():
+def test_stacks_stand_until_nudged_over_their_edge():
+    """The upper stack's centre sits just inside the bottom item's front edge, so the stack
+    stands through its settling pre-roll; at t0 every item above the bottom one is set turning
+    toward the robot about that edge, enough to carry it past balance."""
     checked = 0
     for seed in range(30):
         try:
@@ -313,6 +330,7 @@ def test_stacks_are_past_their_tipping_point():
         except GenerationError:
             continue
         checked += 1
+        assert spec.timing.t0 == 0.5
         items = sorted(spec.objects, key=lambda o: o.pose.pos[2])
         bottom, above = items[0], items[1:]
         yaw = spec.observer.yaw
@@ -321,8 +339,12 @@ def test_stacks_are_past_their_tipping_point():
         ahead = [o.pose.pos[0] * forward[0] + o.pose.pos[1] * forward[1] for o in items]
         com = sum(ahead[1:]) / len(above)
         half_depth = bottom.shape.size[0] / 2.0
-        # The upper stack's centre just past the bottom item's front edge (a slow teeter).
-        assert half_depth < ahead[0] - com < 1.01 * half_depth
+        assert 0.85 * half_depth < ahead[0] - com < 0.95 * half_depth
+        assert not bottom.launch_at_t0 and all(o.launch_at_t0 for o in above)
+        for item in above:  # toward the robot, turning the same way
+            toward = item.lin_vel[0] * forward[0] + item.lin_vel[1] * forward[1]
+            assert toward < 0.0 or item is above[0], spec.scene_id
+            assert math.hypot(*item.ang_vel) > 0.05
     assert checked >= 20
 
 
@@ -387,41 +409,55 @@ def test_adversarial_rate_is_configurable_and_look_alikes_go_where_mass_shows():
     def adversarial(rate):
         found = {}
         for family in Family:
-            for seed in range(0, 24, 4):
+            for seed in range(0, 48, 4):
                 try:
                     spec = generate_scene(family, seed, rate)
                 except GenerationError:
                     continue  # a group no design suits: the schedule skips it
-                found.setdefault(family, []).append(spec.adversarial)
+                found.setdefault(family, []).append(spec)
         return found
 
-    assert not any(any(v) for v in adversarial(0.0).values())
+    assert not any(s.adversarial for v in adversarial(0.0).values() for s in v)
     everywhere = adversarial(1.0)
-    for family, flags in everywhere.items():
+    for family, specs in everywhere.items():
         # Only a window that can show mass (a hinge's damping, friction on an incline, a
-        # bounce) can tell a look-alike from the genuine object (the twin test).
-        assert all(flags) == REGISTRY[family].shows_mass, family
-        assert any(flags) == REGISTRY[family].shows_mass, family
+        # bounce) can tell a look-alike from the genuine object (the twin test), and a group
+        # stages one only where the pool has a look-alike of the group's side.
+        staged = [s.adversarial for s in specs]
+        assert any(staged) == REGISTRY[family].shows_mass, family
+        for spec in specs:
+            if spec.adversarial:  # its look lies: the genuine twin takes the other action
+                twin = default_catalogue().get(spec.hazard.imitates)
+                assert bool(intrinsic_reasons(twin)) != bool(intrinsic_reasons(spec.hazard))
     assert {f for f, s in REGISTRY.items() if s.shows_mass} == {
         Family.shelf_slide,
         Family.sliding_object,
-        Family.door_swing,
         Family.pendulum_swing,
         Family.bouncing_object,
     }
     default = adversarial(DEFAULT_ADVERSARIAL_RATE)
-    share = sum(sum(v) for v in default.values()) / sum(len(v) for v in default.values())
-    assert 0.05 < share < 0.25
+    flags = [s.adversarial for v in default.values() for s in v]
+    assert 0.05 < sum(flags) / len(flags) < 0.25
+    # Both directions: harmless things that look dangerous and dangerous things that look
+    # harmless, the dodges at least a third.
+    labels = [provisional_label(s)[0] for v in default.values() for s in v if s.adversarial]
+    assert labels.count(Action.TRIGGER_DODGE) >= len(labels) / 3
+    assert Action.EXECUTE_CATCH in labels
 
 
 def test_adversarial_rate_changes_the_object_not_the_group():
-    a = generate_scene("door_swing", 3, 0.0)
-    b = generate_scene("door_swing", 3, 1.0)
-    assert b.adversarial and not a.adversarial
-    assert b.hazard.imitates == a.hazard.catalogue_name  # the only door it can imitate
-    # What the group is stays; the geometry is the object's own design (a light door needs
-    # one its damped hinge still swings into reach).
-    assert (a.group, a.speed_band, a.room.type) == (b.group, b.speed_band, b.room.type)
+    found = False
+    for seed in range(0, 64, 4):
+        a = generate_scene("shelf_slide", seed, 0.0)
+        b = generate_scene("shelf_slide", seed, 1.0)
+        if not b.adversarial:
+            continue  # a catch group whose draw stays genuine (look-alikes favour dodges)
+        found = True
+        assert not a.adversarial
+        # What the group is stays, and so does the action its object calls for.
+        assert (a.group, a.speed_band, a.room.type) == (b.group, b.speed_band, b.room.type)
+        assert provisional_label(a)[0] is provisional_label(b)[0]
+    assert found
 
 
 def test_intended_path_starts_at_the_hazard_point_of_the_primary_hazard(default_set):

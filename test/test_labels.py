@@ -51,10 +51,18 @@ def scene_object(name: str) -> SceneObject:
         # Fragile but harmless to the catcher: catching is what saves it (issue 12).
         ("ceramic_plate", Action.EXECUTE_CATCH, []),
         ("ceramic_mug", Action.EXECUTE_CATCH, []),
-        ("picture_frame", Action.EXECUTE_CATCH, []),
-        ("wall_clock", Action.EXECUTE_CATCH, []),
+        # Glass shatters wherever it is: a picture's glass front as a mirror (issue 51).
+        ("picture_frame", Action.TRIGGER_DODGE, ["fragile_shattering"]),
+        ("wall_clock", Action.TRIGGER_DODGE, ["fragile_shattering"]),
+        ("wall_mirror", Action.TRIGGER_DODGE, ["fragile_shattering", "heavy"]),
+        # Ceramics never shatter into shards: a lamp's base is dodged for its weight alone.
+        ("table_lamp", Action.TRIGGER_DODGE, ["heavy"]),
         ("cast_iron_pan", Action.TRIGGER_DODGE, ["heavy"]),
-        ("wooden_door", Action.TRIGGER_DODGE, ["heavy", "not_graspable"]),
+        ("wooden_door", Action.TRIGGER_DODGE, ["heavy", "large"]),
+        # Too large to hold in two hands, however light (the paper dodges what is large).
+        ("cardboard_standee", Action.TRIGGER_DODGE, ["large"]),
+        ("hollow_prop_door", Action.TRIGGER_DODGE, ["large"]),
+        ("cork_board", Action.EXECUTE_CATCH, []),
     ],
 )
 def test_intrinsic_hazards_decide_for_a_gentle_arrival(name, expected, reasons):
@@ -89,7 +97,7 @@ def test_speed_and_energy_make_a_benign_object_a_dodge():
 
 def test_adversarial_objects_get_the_label_of_their_physics_not_their_look():
     catalogue = default_catalogue()
-    flipped = 0
+    same = []
     for adversarial in catalogue.adversarial:
         fake = action_label(scene_object(adversarial.name), GENTLE)
         real = action_label(scene_object(adversarial.imitates), GENTLE)
@@ -99,8 +107,35 @@ def test_adversarial_objects_get_the_label_of_their_physics_not_their_look():
             else Action.EXECUTE_CATCH
         )
         assert fake is truth, adversarial.name
-        flipped += fake is not real
-    assert flipped == len(catalogue.adversarial)  # every disguise implies the wrong action
+        if fake is real:
+            same.append(adversarial.name)
+    # Every disguise implies the wrong action but the hollow prop door's: as large as the
+    # wooden door it imitates, it is dodged too, and generation never stages it as a probe.
+    assert same == ["hollow_prop_door"]
+
+
+def test_look_alikes_share_every_flag_with_their_twin_but_what_mass_and_material_decide():
+    catalogue = default_catalogue()
+    for fake in catalogue.adversarial:
+        real = catalogue.get(fake.imitates)
+        assert (fake.graspable, fake.hazards.hot) == (real.graspable, real.hazards.hot)
+        assert fake.shape == real.shape and fake.visual == real.visual
+
+
+def test_a_heavy_striker_that_rolls_into_reach_makes_a_harmless_target_a_dodge():
+    """A chain reaction's bowling ball strikes a teddy bear and rolls on into reach: the scene
+    has two hazards, and the ball decides (issue 51)."""
+    teddy = scene_object("teddy_bear")
+    ball = scene_object("bowling_ball").model_copy(update={"id": "trigger"})
+    rolls_in = Arrival(reaches_observer=True, peak_speed=1.5, peak_kinetic_energy=7.3)
+    stops = Arrival(reaches_observer=False)
+    assert action_label(teddy, GENTLE, [(ball, stops)]) is Action.EXECUTE_CATCH
+    assert action_label(teddy, GENTLE, [(ball, rolls_in)]) is Action.TRIGGER_DODGE
+    assert safety_label(teddy, GENTLE, [(ball, rolls_in)]).reasons == ["heavy (trigger)"]
+    # A striker alone in reach is still a hazard: the target never came.
+    assert action_label(teddy, AWAY, [(ball, rolls_in)]) is Action.TRIGGER_DODGE
+    light = scene_object("baseball").model_copy(update={"id": "trigger"})
+    assert action_label(teddy, AWAY, [(light, rolls_in)]) is Action.EXECUTE_CATCH
 
 
 def test_adversarial_masses_sit_well_clear_of_the_heavy_limit():

@@ -108,7 +108,7 @@ def _genuine_by_look() -> dict[str, CatalogueObject]:
 
 
 def dangerous_to_catch(obj: CatalogueObject) -> bool:
-    """The label rule's intrinsic part (sharp, hot, shattering, heavy, not graspable)."""
+    """The label rule's intrinsic part (sharp, hot, shattering, heavy, large)."""
     return bool(intrinsic_reasons(obj))
 
 

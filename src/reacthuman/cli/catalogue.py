@@ -44,7 +44,7 @@ def cmd_catalogue(args: argparse.Namespace) -> int:
     )
     print(f"  {'name':<28}{'mass kg':>8}  {'hazards':<32}{'looks like'}")
     for obj in catalogue.objects:
-        hazards = obj.hazards.active() + ([] if obj.graspable else ["not_graspable"])
+        hazards = obj.hazards.active() + ([] if obj.graspable else ["large"])
         looks = obj.looks_like + (f"  [imitates {obj.imitates}]" if obj.imitates else "")
         print(f"  {obj.name:<28}{obj.mass_kg:>8.3g}  {', '.join(hazards) or '-':<32}{looks}")
     return 0
@@ -52,15 +52,15 @@ def cmd_catalogue(args: argparse.Namespace) -> int:
 
 def _catalogue_markdown(catalogue) -> str:
     """The per-object label table docs/scenes.md publishes: what each object looks like, what it
-    is, the label rule's verdict, and the families that use it."""
+    is, the label rule's verdict, and the families that stage it."""
     from reacthuman.scenes.families import REGISTRY
+    from reacthuman.scenes.generate import pinnable_objects
     from reacthuman.scenes.labels import rule_in_words
 
     users: dict[str, list[str]] = {}
-    for family, sampler in REGISTRY.items():
-        for name in sampler.pool:
-            for obj in [catalogue.get(name), *catalogue.variants_of(name)]:
-                users.setdefault(obj.name, []).append(family.value)
+    for family in REGISTRY:
+        for name in pinnable_objects(family, catalogue):
+            users.setdefault(name, []).append(family.value)
     lines = [
         "| object | looks like | material | mass (kg) | label | families |",
         "|---|---|---|---|---|---|",

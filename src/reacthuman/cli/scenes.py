@@ -64,6 +64,14 @@ def add_parser(commands: Any) -> None:
         help="only the scene with this seed (needs --family)",
     )
     gen.add_argument(
+        "--first-seed",
+        type=non_negative_int,
+        default=0,
+        metavar="S",
+        help="start every family's schedule at seed S (a swept family at the group holding "
+        "S): another block of seeds, e.g. a private one for a leaderboard (default 0)",
+    )
+    gen.add_argument(
         "--adversarial-rate",
         type=rate,
         default=DEFAULT_ADVERSARIAL_RATE,
@@ -221,6 +229,8 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
 
     if args.seed is not None and args.family is None:
         raise CliError("--seed needs --family (a seed names a scene within one family)")
+    if args.seed is not None and args.first_seed:
+        raise CliError("--first-seed starts a set's schedule; --seed names one scene: give one")
     try:
         if args.seed is not None:
             spec = generate_scene(args.family, args.seed, args.adversarial_rate)
@@ -247,7 +257,10 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
                 # One group (or four seeds) more per family than the set takes: a rejected
                 # group's replacement is then usually simulated already.
                 _manifest, candidates = generate_set(
-                    args.per_family + 4, families, args.adversarial_rate
+                    args.per_family + 4,
+                    families,
+                    args.adversarial_rate,
+                    first_seed=args.first_seed,
                 )
                 from reacthuman.scenes.twin import twin_spec
 
@@ -269,6 +282,7 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
                     progress=lambda _family: bar.update(1),
                     check=check,
                     group_check=group_check,
+                    first_seed=args.first_seed,
                 )
         write_set(args.out, manifest, scenes)
     except (GenerationError, SetError) as exc:

@@ -7,6 +7,7 @@ fails loudly with the object and field named instead of producing wrong labels l
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,6 +18,14 @@ from reacthuman.documents import first_problem, read_json
 from reacthuman.scenes.spec import HazardFlags, Rgb, Shape, ShapeKind
 
 HEAVY_MASS_KG = 1.5  # an object this heavy is dangerous to catch (the `heavy` hazard flag)
+# An object longer than this cannot be held in two hands (a door, a standee, a ladder, a floor
+# lamp): ``graspable`` is false exactly for these, and the label rule dodges them ("large").
+# A 0.9 m mirror or a 0.97 m television is held by its sides; a 1.32 m ceiling fan is not.
+LARGE_EXTENT_M = 1.2
+# Glass shatters into shards (a pane, a vessel, a mirror, a screen's front): the
+# ``fragile_shattering`` flag follows the material, so a glass-fronted picture frame is
+# shattering as a mirror is, and ceramics never are (a plate is caught: catching saves it).
+GLASS = re.compile(r"\bglass\b")
 MIN_DENSITY, MAX_DENSITY = 5.0, 12000.0  # kg/m^3 of the bounding primitive: foam ... lead
 EXPECTED_COUNT, EXPECTED_ADVERSARIAL = 82, 14
 
@@ -48,6 +57,17 @@ class CatalogueObject(BaseModel):
 
     @model_validator(mode="after")
     def _physically_consistent(self) -> CatalogueObject:
+        if self.graspable == is_large(self.shape):
+            raise ValueError(
+                f"graspable must be {not is_large(self.shape)}: its longest side is "
+                f"{longest_extent(self.shape):.2f} m (large, not graspable, means over "
+                f"{LARGE_EXTENT_M} m)"
+            )
+        if self.hazards.fragile_shattering != shatters(self.material):
+            raise ValueError(
+                f"hazards.fragile_shattering must be {shatters(self.material)} for material "
+                f"{self.material!r} (glass shatters, nothing else does)"
+            )
         if self.hazards.heavy != (self.mass_kg >= HEAVY_MASS_KG):
             raise ValueError(
                 f"hazards.heavy must be {self.mass_kg >= HEAVY_MASS_KG} for mass "
@@ -62,6 +82,20 @@ class CatalogueObject(BaseModel):
                 f"[{MIN_DENSITY}, {MAX_DENSITY}]"
             )
         return self
+
+
+def longest_extent(shape: Shape) -> float:
+    return shape.size[0] if shape.kind is ShapeKind.sphere else max(shape.size)
+
+
+def is_large(shape: Shape) -> bool:
+    """Whether an object of this shape is too large to be held in two hands."""
+    return longest_extent(shape) > LARGE_EXTENT_M
+
+
+def shatters(material: str) -> bool:
+    """Whether a material breaks into shards: it has glass in it."""
+    return GLASS.search(material) is not None
 
 
 def volume(shape: Shape) -> float:
@@ -137,6 +171,17 @@ def parse_catalogue(data: object, source: str = "catalogue") -> Catalogue:
                 raise CatalogueError(
                     f"{source}: object {obj.name!r}: {field} must equal that of {genuine.name!r}, "
                     "since an adversarial object looks exactly like what it imitates"
+                )
+        # Twins differ in mass and material only: what follows from either (heavy, sharp,
+        # shattering) may differ, what follows from neither (hot, too large to hold) may not.
+        for flag, mine, theirs in (
+            ("graspable", obj.graspable, genuine.graspable),
+            ("hazards.hot", obj.hazards.hot, genuine.hazards.hot),
+        ):
+            if mine != theirs:
+                raise CatalogueError(
+                    f"{source}: object {obj.name!r}: {flag} must equal that of "
+                    f"{genuine.name!r}: a look-alike differs from it in mass and material only"
                 )
     return Catalogue(objects, str(data.get("catalogue_version", "unknown")))
 

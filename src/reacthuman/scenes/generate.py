@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from reacthuman.scenes import families
 from reacthuman.scenes.cameras import Bounds, closeup, egocentric, overhead
-from reacthuman.scenes.catalogue import Catalogue, CatalogueObject, default_catalogue
+from reacthuman.scenes.catalogue import Catalogue, default_catalogue
 from reacthuman.scenes.families.base import (
     FamilyError,
     FamilySampler,
@@ -22,6 +22,8 @@ from reacthuman.scenes.families.base import (
     SampleContext,
     adversarial_pool,
     object_pool,
+    on_side,
+    planned_side,
 )
 from reacthuman.scenes.geometry import (
     Quat,
@@ -31,6 +33,7 @@ from reacthuman.scenes.geometry import (
     quat_mul,
     rotate_yaw,
 )
+from reacthuman.scenes.kinematics import MotionPath
 from reacthuman.scenes.labels import Action, Arrival, action_label, intrinsic_reasons
 from reacthuman.scenes.moment import (
     DESIGN_SLACK,
@@ -41,7 +44,7 @@ from reacthuman.scenes.moment import (
     window_for,
 )
 from reacthuman.scenes.reach import ArrivalSummary, starts_in_reach, summarise_arrival
-from reacthuman.scenes.rng import SeededRng
+from reacthuman.scenes.rng import SeededRng, derive_seed
 from reacthuman.scenes.spec import (
     SWEPT_BANDS,
     Camera,
@@ -52,6 +55,7 @@ from reacthuman.scenes.spec import (
     Joint,
     Light,
     Lighting,
+    ObjectArrival,
     Observer,
     PathPoint,
     Pin,
@@ -64,15 +68,19 @@ from reacthuman.scenes.spec import (
     scene_id,
 )
 
-GENERATOR_VERSION = "2.5.0"
+GENERATOR_VERSION = "3.0.0"
 NAMESPACE = "reacthuman-scenes-v2"  # part of every seed: changing it changes every scene
 # Share of scene groups given a look-alike, in the families whose window can show an object's
 # mass (FamilySampler.shows_mass): five of the 17, so about 13 % of a set, the paper's 40/306.
 DEFAULT_ADVERSARIAL_RATE = 0.45
 HORIZON = 3.5  # s after t0 that intended motion and ground truth cover
 MAX_DESIGN_ATTEMPTS = 40  # geometry draws per scene group before the group is given up
-MIN_SPEED_RATIO = 2.0  # very fast / slow arrival speed in a swept group (paper 5.2)
-DESIGN_SPEED_RATIO = 2.3  # what designs aim for, so that measured groups keep MIN_SPEED_RATIO
+# Very fast / slow speed at the hands (``reach.ArrivalSummary.peak_speed``) in a swept group
+# (paper 5.2): the sweep must change what the hands face, not only how fast the hazard
+# travels somewhere before it (a ball rolled off a counter meets hands held under its edge
+# at its roll speed; where gravity set that speed, the bands were the same to the hands).
+MIN_SPEED_RATIO = 1.8
+DESIGN_SPEED_RATIO = 2.0  # what designs aim for, so that measured groups keep MIN_SPEED_RATIO
 PATH_RATE = 10  # Hz of the intended path stored in the spec
 OBSERVER_HEIGHT = 1.32  # Unitree G1
 EYE_HEIGHT = 1.2  # G1 head camera
@@ -155,13 +163,21 @@ def _layout(
     the one the unpinned scene makes)."""
     pick = SeededRng(NAMESPACE, sampler.family.value, group)
     room = pick.choice(sampler.rooms)
-    u_adversarial, u_variant = pick.random(), pick.random()
-    hazard = pick.choice(_stratum(object_pool(sampler, catalogue), group))
-    variants = adversarial_pool(sampler, catalogue)
-    if variants and sampler.shows_mass and u_adversarial < rate:
+    _unused, u_variant = pick.random(), pick.random()
+    side = planned_side(sampler, group)
+    pool = object_pool(sampler, catalogue)
+    if side is Action.TRIGGER_DODGE and sampler.dodge_by_event:
+        hazard = pick.choice(pool)
+    else:
+        hazard = pick.choice(on_side(pool, side) or pool)
+    # A look-alike of the group's side (a foam brick for a catch, a lead sandbag for a dodge).
+    variants = on_side(adversarial_pool(sampler, catalogue), side)
+    if variants and sampler.shows_mass and _gets_look_alike(sampler, group, side, rate):
         hazard = variants[min(int(u_variant * len(variants)), len(variants) - 1)]
     if pin is not None:
         room, hazard = pin.room, catalogue.get(pin.object)
+        if side is not Action.NO_ACTION:  # an authored object is what it is
+            side = Action.TRIGGER_DODGE if intrinsic_reasons(hazard) else Action.EXECUTE_CATCH
     rng = SeededRng(NAMESPACE, sampler.family.value, group, "design", attempt)
     room_height = rng.uniform(*sampler.room_heights)
     floor_friction = rng.uniform(0.5, 0.8)
@@ -176,25 +192,27 @@ def _layout(
         floor_friction,
         sampler.horizon or HORIZON,
         intent,
+        side,
     )
     return ctx, sampler.build(ctx)
 
 
-def _stratum(pool: list[CatalogueObject], group: int) -> list[CatalogueObject]:
-    """The half of a family's pool a group draws its object from: harmless objects in even
-    groups, dangerous ones (sharp, hot, shattering, heavy, not graspable) in odd groups, where
-    the pool has both. Drawn from the whole pool, the default set leaned to catching (207
-    catch / 90 dodge against the paper's 141 / 156), because balls, fruit and soft throws fill
-    the pools: always-catch then scored 67.6 %, above the paper's best model."""
-    strata = [
-        side
-        for side in (
-            [o for o in pool if not intrinsic_reasons(o)],
-            [o for o in pool if intrinsic_reasons(o)],
-        )
-        if side
-    ]
-    return strata[group % len(strata)]
+GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
+
+
+def _gets_look_alike(sampler: FamilySampler, group: int, side: Action, rate: float) -> bool:
+    """Whether a group stages a look-alike. Groups are picked by a low-discrepancy sequence
+    over the group index (each family starting elsewhere), so any run of consecutive groups
+    holds about ``rate`` of them, not a lucky or unlucky handful. Dodge groups take them
+    twice as often as catch groups (capped at every one): families plan two catches for each
+    dodge (base.CATCH_LEANING), so look-alikes split about evenly between harmless things
+    that look dangerous and dangerous things that look harmless."""
+    if side is Action.NO_ACTION:
+        return False
+    offset = derive_seed(NAMESPACE, sampler.family.value, "look-alike") / 2.0**64
+    u = (group * GOLDEN + offset) % 1.0
+    share = min(1.0, 1.5 * rate) if side is Action.TRIGGER_DODGE else 0.75 * rate
+    return u < share
 
 
 class Design:
@@ -217,8 +235,14 @@ class Design:
             self.window, self.arrival.arrival_time, layout.path.floor_time, layout.floor_resolves
         )
         self.slack = slack
+        by_id = {o.id: o for o in layout.objects}
+        self.others = [
+            _object_arrival(object_id, path, by_id[object_id].mass_kg)
+            for object_id, path in layout.other_paths.items()
+        ]
 
     def label(self, hazard: SceneObject) -> Action:
+        by_id = {o.id: o for o in self.layout.objects}
         return action_label(
             hazard,
             Arrival(
@@ -226,6 +250,7 @@ class Design:
                 peak_speed=self.arrival.peak_speed,
                 peak_kinetic_energy=self.arrival.peak_kinetic_energy,
             ),
+            [(by_id[o.id], Arrival.of(o)) for o in self.others],
         )
 
     def problems(self) -> list[str]:
@@ -245,25 +270,50 @@ class Design:
         return out
 
 
-def design_problems(sampler: FamilySampler, designs: Sequence[Design]) -> list[str]:
-    """Why a scene group's design cannot give a valid decision moment in every band."""
+def _object_arrival(object_id: str, path: MotionPath, mass_kg: float) -> ObjectArrival:
+    arrival = summarise_arrival(path.tuples(), (0.0, 0.0, 0.0), 0.0, mass_kg, None)
+    return ObjectArrival(
+        id=object_id,
+        reaches_observer=arrival.reaches_observer,
+        peak_speed=_maybe(arrival.peak_speed),
+        peak_kinetic_energy=_maybe(arrival.peak_kinetic_energy),
+    )
+
+
+def design_problems(
+    sampler: FamilySampler, designs: Sequence[Design], side: Action | None = None
+) -> list[str]:
+    """Why a scene group's design cannot give a valid decision moment in every band, or the
+    label the group is meant to have (``side``; a catch group's faster bands may be dodges
+    where the family lets speed decide)."""
     problems = [p for d in designs for p in d.problems()]
     hazard = next(o for o in designs[0].layout.objects if o.id == designs[0].layout.primary)
-    labels = {d.label(hazard) for d in designs}
-    if len(labels) > 1 and not sampler.speed_decides_label:
-        problems.append("the label changes with the speed band: " + ", ".join(sorted(labels)))
+    labels = [d.label(hazard) for d in designs]
+    if len(set(labels)) > 1 and not sampler.speed_decides_label:
+        problems.append("the label changes with the speed band: " + ", ".join(sorted(set(labels))))
+    if side is not None:
+        for design, label in zip(designs, labels, strict=True):
+            by_speed = (
+                sampler.speed_decides_label
+                and side is Action.EXECUTE_CATCH
+                and label is Action.TRIGGER_DODGE
+            )
+            if label is not side and not by_speed:
+                problems.append(
+                    f"{design.band.value}: designed {label.value} for a {side.value} group"
+                )
     if len(designs) > 1:
         speeds = [  # set whenever it reaches the observer
-            d.arrival.arrival_speed
+            d.arrival.peak_speed
             for d in designs
-            if d.arrival.reaches_observer and d.arrival.arrival_speed is not None
+            if d.arrival.reaches_observer and d.arrival.peak_speed is not None
         ]
         if len(speeds) == len(designs):
             rising = all(b > a for a, b in zip(speeds, speeds[1:], strict=False))
             aim = designs[0].layout.design_speed_ratio or DESIGN_SPEED_RATIO
             if not rising or speeds[-1] < aim * speeds[0]:
                 problems.append(
-                    f"arrival speeds do not rise with the band by x{aim:g}: "
+                    f"speeds at the hands do not rise with the band by x{aim:g}: "
                     + ", ".join(f"{v:.2f}" for v in speeds)
                 )
     return problems
@@ -311,7 +361,7 @@ def _group_design(
         except FamilyError as exc:  # this draw cannot be built (a ramp too high, a lob too
             reasons = [str(exc)]  # high for the ceiling): draw again
             continue
-        reasons = design_problems(sampler, designs)
+        reasons = design_problems(sampler, designs, contexts[0].side)
         if not reasons:
             return contexts, designs
     return (
@@ -583,6 +633,7 @@ def _assemble(
         floor_time=_maybe(layout.path.floor_time),
         floor_resolves=layout.floor_resolves,
         reaction_margin=_maybe(design.margin),
+        others=design.others,
     )
     description = f"In the {ctx.room.value.replace('_', ' ')}, {layout.description}."
     return SceneSpec(

@@ -1,39 +1,45 @@
 """The action-label rule, written down once (paper 3.1 "Action space"; docs/scenes.md, "Labels").
 
-Ground truth follows physics, not appearance:
+Ground truth follows physics, not appearance, object by object and event by event:
 
-1. If the hazard never enters the observer's reach zone, the label is ``NO_ACTION``.
-2. Otherwise, if it is dangerous, the label is ``TRIGGER_DODGE``. Dangerous means any of:
-   sharp, hot, shattering into shards (``fragile_shattering``: glass, mirrors, screens), heavy
-   (mass >= 1.5 kg), not graspable (intrinsic, from the catalogue's true physics), or fast
-   (peak speed > ``MAX_CATCH_SPEED``) or high-energy (peak kinetic energy, translation plus
-   rotation, > ``MAX_CATCH_ENERGY``) (kinematic, from the event).
+1. The scene's hazards are every object whose motion enters the observer's reach zone: the
+   primary hazard, and any other (a chain reaction's striking bowling ball that rolls on into
+   reach counts as much as the teddy bear it launches). If none does, the label is
+   ``NO_ACTION``.
+2. Otherwise, if any of them is dangerous, the label is ``TRIGGER_DODGE``. Dangerous means any
+   of: sharp, hot, shattering into shards (``fragile_shattering``: what has glass in it), heavy
+   (mass >= 1.5 kg), large (longer than ``catalogue.LARGE_EXTENT_M``: it cannot be held in two
+   hands, so the catalogue marks it not ``graspable``) (intrinsic, from the catalogue's true
+   physics), or fast (over ``MAX_CATCH_SPEED``) or high-energy (kinetic energy, translation
+   plus rotation, over ``MAX_CATCH_ENERGY``) where it meets the hands (kinematic, from the
+   event).
 3. Otherwise the label is ``EXECUTE_CATCH``. Fragile but harmless to the catcher (a ceramic
-   plate, a mug, a picture frame, a wall clock) is caught: catching is what saves it.
+   plate, a mug, a ceramic lamp base) is caught: catching is what saves it.
 
 The reach zone (``reacthuman.scenes.reach``) is a vertical cylinder around the observer:
-radius 1.2 m (arm's reach 0.6 m plus one step 0.6 m), from the floor to 2.0 m. The hazard
-reaches the observer if it moves inside the zone; its peak speed and energy are the largest
-it has there in front of the observer (before its first floor contact if it entered in the
-air), see ``reach.summarise_arrival``. The foundation computes these from the sampler's
-intended motion; the simulation replaces them with measured ones and calls the same
-functions. Multi-object scenes are labelled by their primary hazard.
+radius 1.2 m (arm's reach 0.6 m plus one step 0.6 m), from the floor to 2.0 m. A hazard
+reaches the observer if it moves inside the zone; its speed and energy at the hands are the
+largest it has there in front of the observer until it meets the reach plane (``reach.
+summarise_arrival``). The foundation computes these from the sampler's intended motion; the
+simulation replaces them with measured ones and calls the same functions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
 from reacthuman.scenes.catalogue import HEAVY_MASS_KG, CatalogueObject
-from reacthuman.scenes.spec import IntendedMotion, SceneObject, SceneSpec
+from reacthuman.scenes.spec import IntendedMotion, ObjectArrival, SceneObject, SceneSpec
 
-# Kinematic limits of a safe bare-handed catch. They sit above every speed the swept families
-# give a catchable object (thrown balls reach 10 m/s: a firm chest pass), so no label flips
-# inside a speed sweep on speed alone; energy flips are rejected at generation unless the
-# family says the sweep is about them (``FamilySampler.speed_decides_label``).
-MAX_CATCH_SPEED = 12.0  # m/s
+# Kinematic limits of a safe bare-handed catch, judged where the object meets the hands.
+# Faster than 8 m/s an unknown household object strikes the hands rather than lands in them
+# (a fall of 3.3 m): everything falling from a double-height ceiling (9 m/s and more at chest
+# height) and a very fast throw (9.3 m/s and more) is dodged, a fast throw (at most 7 m/s)
+# can be caught. The limit sits in that gap, so no label hinges on a few per cent of speed.
+MAX_CATCH_SPEED = 8.0  # m/s
 MAX_CATCH_ENERGY = 30.0  # J
 
 
@@ -44,12 +50,20 @@ class Action(StrEnum):
 
 
 class Arrival(BaseModel):
-    """How the hazard meets the observer: predicted by a sampler or measured in simulation."""
+    """How a hazard meets the observer: predicted by a sampler or measured in simulation."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     reaches_observer: bool
-    peak_speed: float | None = None  # m/s, see reach.ArrivalSummary
-    peak_kinetic_energy: float | None = None  # J, translation + rotation
+    peak_speed: float | None = None  # m/s at the hands, see reach.ArrivalSummary
+    peak_kinetic_energy: float | None = None  # J at the hands, translation + rotation
+
+    @classmethod
+    def of(cls, motion: IntendedMotion | ObjectArrival) -> Arrival:
+        return cls(
+            reaches_observer=motion.reaches_observer,
+            peak_speed=motion.peak_speed,
+            peak_kinetic_energy=motion.peak_kinetic_energy,
+        )
 
 
 class SafetyLabel(BaseModel):
@@ -60,37 +74,60 @@ class SafetyLabel(BaseModel):
     reasons: list[str]
 
 
-def safety_label(hazard: SceneObject | CatalogueObject, arrival: Arrival) -> SafetyLabel:
+# Another moving object of the scene and how it meets the observer.
+Other = tuple[SceneObject | CatalogueObject, Arrival]
+
+
+def _reasons(hazard: SceneObject | CatalogueObject, arrival: Arrival) -> list[str]:
     reasons = intrinsic_reasons(hazard)
     if arrival.reaches_observer:
         if (arrival.peak_speed or 0.0) > MAX_CATCH_SPEED:
             reasons.append("fast")
         if (arrival.peak_kinetic_energy or 0.0) > MAX_CATCH_ENERGY:
             reasons.append("high_energy")
+    return reasons
+
+
+def safety_label(
+    hazard: SceneObject | CatalogueObject, arrival: Arrival, others: Sequence[Other] = ()
+) -> SafetyLabel:
+    """The primary hazard's reasons (whether or not it reaches: grabbing a knife that does not
+    arrive is still dangerous, rule R2), and those of every other object that reaches the
+    observer, named by its id ("heavy (trigger)")."""
+    reasons = _reasons(hazard, arrival)
+    for obj, other in others:
+        if other.reaches_observer:
+            name = obj.id if isinstance(obj, SceneObject) else obj.name
+            reasons += [
+                f"{r} ({name})" for r in _reasons(obj, other) if f"{r} ({name})" not in reasons
+            ]
     return SafetyLabel(dangerous=bool(reasons), reasons=reasons)
 
 
-def action_label(hazard: SceneObject, arrival: Arrival) -> Action:
-    if not arrival.reaches_observer:
+def action_label(
+    hazard: SceneObject | CatalogueObject, arrival: Arrival, others: Sequence[Other] = ()
+) -> Action:
+    if not arrival.reaches_observer and not any(o.reaches_observer for _obj, o in others):
         return Action.NO_ACTION
-    if safety_label(hazard, arrival).dangerous:
+    if arrival.reaches_observer and _reasons(hazard, arrival):
+        return Action.TRIGGER_DODGE
+    if any(o.reaches_observer and _reasons(obj, o) for obj, o in others):
         return Action.TRIGGER_DODGE
     return Action.EXECUTE_CATCH
 
 
-def intended_arrival(motion: IntendedMotion) -> Arrival:
-    """The arrival a sampler designed (the foundation's provisional kinematics)."""
-    return Arrival(
-        reaches_observer=motion.reaches_observer,
-        peak_speed=motion.peak_speed,
-        peak_kinetic_energy=motion.peak_kinetic_energy,
-    )
+def others_of(spec: SceneSpec, arrivals: Sequence[ObjectArrival]) -> list[Other]:
+    """(object, arrival) of each other object of ``spec`` an arrival is recorded for."""
+    by_id = {o.id: o for o in spec.objects}
+    return [(by_id[a.id], Arrival.of(a)) for a in arrivals]
 
 
 def provisional_label(spec: SceneSpec) -> tuple[Action, SafetyLabel]:
-    """Label and safety label from the spec's primary hazard and its intended motion."""
-    arrival = intended_arrival(spec.intended)
-    return action_label(spec.hazard, arrival), safety_label(spec.hazard, arrival)
+    """Label and safety label from the spec's intended motion: its primary hazard's and that
+    of every other object the sampler designed to move."""
+    arrival = Arrival.of(spec.intended)
+    others = others_of(spec, spec.intended.others)
+    return action_label(spec.hazard, arrival, others), safety_label(spec.hazard, arrival, others)
 
 
 def intrinsic_reasons(hazard: SceneObject | CatalogueObject) -> list[str]:
@@ -103,7 +140,7 @@ def intrinsic_reasons(hazard: SceneObject | CatalogueObject) -> list[str]:
             ("hot", hazard.hazards.hot),
             ("fragile_shattering", hazard.hazards.fragile_shattering),
             ("heavy", hazard.mass_kg >= HEAVY_MASS_KG),
-            ("not_graspable", not hazard.graspable),
+            ("large", not hazard.graspable),
         )
         if present
     ]
@@ -114,4 +151,4 @@ def rule_in_words(hazard: SceneObject | CatalogueObject) -> str:
     reasons = intrinsic_reasons(hazard)
     if reasons:
         return "dodge (" + ", ".join(reasons).replace("_", " ") + ")"
-    return f"catch, unless over {MAX_CATCH_SPEED:g} m/s or {MAX_CATCH_ENERGY:g} J"
+    return f"catch, unless over {MAX_CATCH_SPEED:g} m/s or {MAX_CATCH_ENERGY:g} J at the hands"

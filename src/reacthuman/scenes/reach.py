@@ -53,10 +53,12 @@ class ArrivalSummary:
 
     ``arrival_*`` describe the moment it enters the reach zone (time, point, the object's
     kinetic energy there; its speed averaged over the ``ARRIVAL_SPAN`` before, or after if it
-    was set moving where it rested inside the zone): what the speed bands sweep. ``peak_*``
-    are the largest speed and kinetic energy it has inside the zone in front of the observer
-    before it lands: what hands reaching out would have to stop, and what the label rule
-    judges.
+    was set moving where it rested inside the zone). ``peak_*`` are the largest speed and
+    kinetic energy it has inside the zone in front of the observer until it meets the hands
+    (the impact point: where it comes down through the reach plane, or enters below it):
+    what hands held out would have to stop, what the label rule judges and what the speed
+    bands sweep. What it gathers falling on past the hands to the floor is not the hands'
+    to stop (a ball rolled off a counter at any speed hits the floor at about the same).
     """
 
     reaches_observer: bool
@@ -80,10 +82,14 @@ def summarise_arrival(
 
     It reaches the observer if it moves inside the reach zone at any time (an object resting
     within reach that is never set in motion does not arrive). Peaks are taken while it is in
-    front of the observer (``heading``: the observer's yaw) and, if it was still in the air
-    when it entered, before it first touched the floor: what hands reaching forward would
-    meet, not what it hits the floor with behind the robot.
+    front of the observer (``heading``: the observer's yaw) until it meets the hands
+    (``impact_point``) and, if it was still in the air when it entered, before it first
+    touched the floor: what hands reaching forward would meet, not what it hits the floor
+    with behind the robot.
     """
+    samples = list(samples)
+    impact = impact_point(samples, observer)
+    hands_t = math.inf if impact is None else impact[0]
     forward = (math.cos(heading), math.sin(heading))
     inside: list[tuple[float, Sequence[float], float, float, bool]] = []
     before: list[tuple[float, Sequence[float]]] = []  # the moving approach, before entry
@@ -112,8 +118,10 @@ def summarise_arrival(
     candidates = [
         (speed, energy)
         for t, _pos, speed, energy, ahead in inside
-        if ahead and (not airborne_entry or floor_time is None or t <= floor_time + 1e-9)
-    ] or [(speed, energy) for _t, _pos, speed, energy, _ahead in inside]
+        if ahead
+        and t <= hands_t + 1e-9
+        and (not airborne_entry or floor_time is None or t <= floor_time + 1e-9)
+    ] or [(speed, energy) for _t, _pos, speed, energy, _ahead in inside[:1]]
     return ArrivalSummary(
         reaches_observer=True,
         arrival_time=first_t,

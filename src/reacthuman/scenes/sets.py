@@ -7,9 +7,11 @@ Layout of a set directory (the released dataset's)::
     <family>/<scene_id>/metadata.json   label, speed band, adversarial flag, safety label
 
 Seed schedule: family by family in the paper's order; within a family, scene groups 0, 1,
-2, ... in order. A swept family takes the four seeds of a group (4g .. 4g+3, one per band,
-slow to very_fast) until it has N scenes, so N = 18 gives four full groups and the slow and
-normal scenes of a fifth. A gravity-paced family takes seeds 0, 1, 2, ... A group or seed that
+2, ... in order (or from the group holding a first seed: ``first_seed``, another block of
+seeds that a leaderboard can keep private). A swept family takes the four seeds of a group
+(4g .. 4g+3, one per band, slow to very_fast) until it has N scenes, so N = 18 gives four
+full groups and the slow and normal scenes of a fifth. A gravity-paced family takes seeds
+0, 1, 2, ... A group or seed that
 cannot be generated is skipped, recorded in ``set.json`` with its reason, and the schedule
 moves on to the next. With simulation (``reacthuman scenes generate --simulate``) a group is
 also skipped when any of its scenes' simulation contradicts its spec (see
@@ -147,6 +149,7 @@ class SetManifest(BaseModel):
     generator_version: str
     catalogue_version: str
     per_family: int = Field(ge=1)
+    first_seed: int = Field(default=0, ge=0)  # where each family's schedule starts
     adversarial_rate: float = Field(ge=0, le=1)
     families: list[Family]
     scenes: list[str]  # "<family>/<scene_id>", in schedule order
@@ -219,14 +222,16 @@ def metadata_for(
     )
 
 
-def _family_schedule(family: Family) -> Iterator[list[int]]:
-    """Seed batches in schedule order: the four bands of a group, or one gravity-paced seed."""
-    group = 0
+def _family_schedule(family: Family, first_seed: int = 0) -> Iterator[list[int]]:
+    """Seed batches in schedule order from ``first_seed``: the four bands of a group (the
+    group holding ``first_seed`` first), or one gravity-paced seed."""
+    gravity = sampler_for(family).gravity_paced
+    group = first_seed if gravity else first_seed // len(SWEPT_BANDS)
     while True:
-        if sampler_for(family).gravity_paced:
+        if gravity:
             yield [group]
         else:
-            yield [4 * group + i for i in range(len(SWEPT_BANDS))]
+            yield [len(SWEPT_BANDS) * group + i for i in range(len(SWEPT_BANDS))]
         group += 1
 
 
@@ -244,8 +249,10 @@ def generate_family(
     catalogue: Catalogue | None = None,
     check: SceneCheck | None = None,
     group_check: GroupCheck | None = None,
+    first_seed: int = 0,
 ) -> tuple[list[Scene], list[SkippedScene]]:
-    """The first ``count`` scenes of a family's schedule, and what had to be skipped.
+    """The first ``count`` scenes of a family's schedule from ``first_seed``, and what had to
+    be skipped.
 
     With ``check`` (simulation), a scene group is kept only if every scene of it passes
     (and, with ``group_check``, the group's measurements together; a group the set takes only
@@ -262,7 +269,7 @@ def generate_family(
                 f"{family.value}: more than {MAX_SKIPS_PER_FAMILY} seeds fail; last: {reason}"
             )
 
-    for seeds in _family_schedule(family):
+    for seeds in _family_schedule(family, first_seed):
         if len(scenes) >= count:
             break
         try:
@@ -306,16 +313,21 @@ def generate_set(
     progress: Callable[[Family], None] | None = None,
     check: SceneCheck | None = None,
     group_check: GroupCheck | None = None,
+    first_seed: int = 0,
 ) -> tuple[SetManifest, list[Scene]]:
+    """``per_family`` scenes of every family in ``families``, each family's schedule from
+    ``first_seed`` (a block of seeds a leaderboard can keep private)."""
     if per_family < 1:
         raise SetError(f"scenes per family must be at least 1, got {per_family}")
+    if first_seed < 0:
+        raise SetError(f"the first seed must be >= 0, got {first_seed}")
     catalogue = catalogue if catalogue is not None else default_catalogue()
     chosen = list(families) if families is not None else list(Family)
     scenes: list[Scene] = []
     skipped: list[SkippedScene] = []
     for family in chosen:
         family_scenes, family_skips = generate_family(
-            family, per_family, adversarial_rate, catalogue, check, group_check
+            family, per_family, adversarial_rate, catalogue, check, group_check, first_seed
         )
         scenes += family_scenes
         skipped += family_skips
@@ -325,6 +337,7 @@ def generate_set(
         generator_version=GENERATOR_VERSION,
         catalogue_version=catalogue.version,
         per_family=per_family,
+        first_seed=first_seed,
         adversarial_rate=adversarial_rate,
         families=chosen,
         scenes=[f"{s.spec.family.value}/{s.spec.scene_id}" for s in scenes],

@@ -18,7 +18,7 @@ def describe(spec: SceneSpec) -> str:
     hazard = spec.hazard
     motion = spec.intended
     truth = hazard.catalogue_name + (f", imitating {hazard.imitates}" if hazard.imitates else "")
-    flags = hazard.hazards.active() + ([] if hazard.graspable else ["not_graspable"])
+    flags = hazard.hazards.active() + ([] if hazard.graspable else ["large"])
     lines = [
         f"{spec.scene_id}  ({spec.family.value}, {spec.speed_band.value} speed, "
         f"group {spec.group}, generator {spec.generator.version})",

@@ -283,6 +283,16 @@ class PathPoint(StrictModel):
     pos: Vec3
 
 
+class ObjectArrival(StrictModel):
+    """How another moving object of a scene (a chain's striker, a stack's other items) meets
+    the observer: it is a hazard too when it reaches the reach zone (``scenes.labels``)."""
+
+    id: str  # the object's id in the scene
+    reaches_observer: bool
+    peak_speed: float | None = None  # m/s at the hands
+    peak_kinetic_energy: float | None = None  # J at the hands
+
+
 class IntendedMotion(StrictModel):
     """What the family sampler designed the hazard to do, from closed-form kinematics.
 
@@ -297,11 +307,12 @@ class IntendedMotion(StrictModel):
     arrival_point: Vec3 | None
     arrival_speed: float | None  # m/s of the hazard point as it enters the reach zone
     arrival_kinetic_energy: float | None  # J, the object's (translation + rotation) then
-    peak_speed: float | None  # m/s, the largest inside the zone in front before it lands
+    peak_speed: float | None  # m/s, the largest inside the zone in front until the hands
     peak_kinetic_energy: float | None  # J, likewise
     floor_time: float | None  # first floor contact, s after t0
     floor_resolves: bool = True  # False where the floor is the hazard's path (bouncing)
     reaction_margin: float | None  # s from the freeze to arrival or landing
+    others: list[ObjectArrival] = []  # other objects the sampler designed to move
 
 
 class Pin(StrictModel):
@@ -332,7 +343,7 @@ class GeneratorInfo(StrictModel):
 
 class SceneSpec(StrictModel):
     schema_version: Literal["2.0"] = SCHEMA_VERSION
-    scene_id: str = Field(pattern=r"^[a-z_]+-\d{6}$")
+    scene_id: str = Field(pattern=r"^[a-z_]+-\d{6,}$")
     family: Family
     seed: int = Field(ge=0)
     group: int = Field(ge=0)  # scenes of one group differ only in speed band
@@ -355,6 +366,7 @@ class SceneSpec(StrictModel):
         ids = [o.id for o in self.objects] + [f.id for f in self.furniture]
         if len(ids) != len(set(ids)):
             raise ValueError("object and furniture ids must be unique")
+        hazard_ids = {o.id for o in self.objects}
         hazard = {o.id: o for o in self.objects}.get(self.primary_hazard)
         if hazard is None:
             raise ValueError(f"primary_hazard {self.primary_hazard!r} is not an object id")
@@ -366,6 +378,12 @@ class SceneSpec(StrictModel):
             raise ValueError("cameras must be egocentric, closeup, overhead in that order")
         if self.scene_id != scene_id(self.family, self.seed):
             raise ValueError(f"scene_id must be {scene_id(self.family, self.seed)!r}")
+        for other in self.intended.others:
+            if other.id not in hazard_ids or other.id == self.primary_hazard:
+                raise ValueError(
+                    f"intended.others: {other.id!r} is not an object id other than the primary "
+                    "hazard's"
+                )
         return self
 
     @property

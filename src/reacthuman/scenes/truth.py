@@ -15,15 +15,23 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from reacthuman.scenes.geometry import box_corners
-from reacthuman.scenes.labels import Action, Arrival, SafetyLabel, action_label, safety_label
+from reacthuman.scenes.labels import (
+    Action,
+    Arrival,
+    SafetyLabel,
+    action_label,
+    others_of,
+    safety_label,
+)
 from reacthuman.scenes.moment import reaction_margin
 from reacthuman.scenes.reach import impact_point, starts_in_reach, summarise_arrival
-from reacthuman.scenes.spec import Quat, SceneSpec, Vec3
+from reacthuman.scenes.spec import ObjectArrival, Quat, SceneSpec, Vec3
 
 # 2.0: arrival at entry, peaks, rigid-body energy, the reaction margin; 2.1: the hazard's pose
 # along the trajectory and its size, the room and its obstacles at the freeze (what a planner
-# needs to meet the object or keep clear of it).
-TRUTH_SCHEMA = "2.1"
+# needs to meet the object or keep clear of it); 2.2: peaks at the hands, and how every other
+# moving object meets the observer (a chain's striker is a hazard too when it reaches).
+TRUTH_SCHEMA = "2.2"
 TRAJECTORY_RATE = 60  # Hz stored in ground_truth.json
 
 
@@ -61,7 +69,7 @@ class GroundTruth(BaseModel):
     arrival_time: float | None  # s after t0: it enters the reach zone
     arrival_speed: float | None  # m/s of the hazard point then
     arrival_kinetic_energy: float | None  # J, the object's (translation + rotation) then
-    peak_speed: float | None  # m/s, the largest in the zone in front before it lands
+    peak_speed: float | None  # m/s, the largest in the zone in front until the hands
     peak_kinetic_energy: float | None  # J, likewise: what the label rule judges
     reaction_margin: float | None  # s from the freeze to arrival or landing (scenes.moment)
     starts_in_reach: bool  # the hazard point was inside the reach zone at t0
@@ -74,6 +82,7 @@ class GroundTruth(BaseModel):
     room_size: Vec3 | None = None  # the room's extents, centred on the origin (2.1)
     obstacles: list[Obstacle] = []  # at the freeze (2.1)
     floor_resolves: bool = True  # False where the floor is the hazard's path (2.1)
+    others: list[ObjectArrival] = []  # every other object that moved (2.2)
 
     def to_json(self) -> str:
         return json.dumps(self.model_dump(mode="json"), indent=2) + "\n"
@@ -105,11 +114,13 @@ def ground_truth(
     final_center: float | None = None,
     poses: Sequence[tuple[Vec3, Quat]] | None = None,
     obstacles: Sequence[Obstacle] = (),
+    others: dict[str, Sequence[Sequence]] | None = None,
 ) -> GroundTruth:
     """Ground truth from (t after t0, position, velocity[, kinetic energy]) of the hazard point
     at every step (``reach.Sample``); ``lowest_center`` and ``final_center``: the lowest and
     the last height of its centre of mass; ``poses``: its centre of mass and orientation at
-    every step; ``obstacles``: the room's contents at the freeze."""
+    every step; ``obstacles``: the room's contents at the freeze; ``others``: the samples of
+    the centre of mass of every other object, by id (each is a hazard where it reaches)."""
     observer = spec.observer.pos
     hazard = spec.hazard
     window = spec.timing.window if window is None else window
@@ -119,6 +130,12 @@ def ground_truth(
         peak_speed=arrival.peak_speed,
         peak_kinetic_energy=arrival.peak_kinetic_energy,
     )
+    by_id = {o.id: o for o in spec.objects}
+    moved = [
+        object_arrival(object_id, track, spec, by_id[object_id].mass_kg)
+        for object_id, track in (others or {}).items()
+    ]
+    measured_others = others_of(spec, moved)
     impact = impact_point(samples, observer)
     margin = reaction_margin(window, arrival.arrival_time, floor_time, spec.intended.floor_resolves)
     if lowest_center is None:
@@ -128,8 +145,8 @@ def ground_truth(
     stride = max(1, round(1.0 / (TRAJECTORY_RATE * dt)))
     return GroundTruth(
         scene_id=spec.scene_id,
-        action=action_label(hazard, measured),
-        safety=safety_label(hazard, measured),
+        action=action_label(hazard, measured, measured_others),
+        safety=safety_label(hazard, measured, measured_others),
         reaches_observer=arrival.reaches_observer,
         impact_point=None if impact is None else _r(impact[1]),
         impact_time=None if impact is None else round(impact[0], 5),
@@ -158,6 +175,21 @@ def ground_truth(
         room_size=spec.room.size,
         obstacles=list(obstacles),
         floor_resolves=spec.intended.floor_resolves,
+        others=moved,
+    )
+
+
+def object_arrival(
+    object_id: str, samples: Sequence[Sequence], spec: SceneSpec, mass_kg: float
+) -> ObjectArrival:
+    """How one other object of ``spec`` meets its observer, from its (t, centre, velocity[,
+    energy]) samples (rounded as ground truth is)."""
+    arrival = summarise_arrival(samples, spec.observer.pos, spec.observer.yaw, mass_kg, None)
+    return ObjectArrival(
+        id=object_id,
+        reaches_observer=arrival.reaches_observer,
+        peak_speed=_maybe(arrival.peak_speed),
+        peak_kinetic_energy=_maybe(arrival.peak_kinetic_energy),
     )
 
 

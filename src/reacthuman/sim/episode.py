@@ -151,6 +151,27 @@ class Episode:
             quat_mul(quat, placed.frame),
         )
 
+    @functools.cached_property
+    def _others(self) -> list[tuple[str, _Placed]]:
+        """Every object but the primary hazard: each is a hazard too if it reaches the robot."""
+        return [(n, p) for n, p in self.objects.items() if n != self.spec.primary_hazard]
+
+    @functools.cached_property
+    def _other_poses(self) -> LinkPoses:
+        links = [placed.entity.link_start for _name, placed in self._others]
+        return LinkPoses(self.scene.sim.rigid_solver, links)
+
+    def other_poses(self) -> list[tuple[Vec3, Quat]]:
+        """The centre of mass and orientation of every other object (``_others``' order)."""
+        if not self._others:
+            return []
+        pos, quat = self._other_poses.read()
+        out = []
+        for i, (_name, placed) in enumerate(self._others):
+            p, q = tuple(pos[0, i].tolist()), tuple(quat[0, i].tolist())
+            out.append((add(p, quat_rotate(q, placed.center_offset)), quat_mul(q, placed.frame)))
+        return out
+
     def hazard_contacts(self, envs: int | None = None) -> list[tuple[Contacts, np.ndarray, bool]]:
         """This step's contacts in each environment (the first ``envs``: ``step_contacts``),
         which of them involve the hazard, and whether one of those is with the floor (as
@@ -223,8 +244,10 @@ class Episode:
         floor_time: float | None = None
         lowest = final = float("inf")
         obj = self.hazard.obj
+        tracks: dict[str, list[tuple[float, Vec3, Vec3, float]]] = {n: [] for n, _ in self._others}
         self._launch(at_t0=False)
         previous = self.hazard_pose()
+        previous_others = self.other_poses()
         tick_starts = _tick_starts(freeze_step) if self.g1 is not None else {}
         for step in range(end_step + 1):
             if step in tick_starts:
@@ -245,6 +268,8 @@ class Episode:
                 )
                 samples.append(((step - t0_step) * DT, point, velocity, energy))  # type: ignore[arg-type]
                 poses.append((center, orientation))
+                now_others = self.other_poses()
+                self._track_others(tracks, (step - t0_step) * DT, previous_others, now_others)
                 lowest, final = min(lowest, center[2]), center[2]
                 if (
                     floor_time is None
@@ -274,6 +299,9 @@ class Episode:
             # Rendering and reading leave the state as it was: the pose read this step stands,
             # unless the freeze was restored (which recomputes the poses) at this step.
             previous = pose if step >= t0_step and step != freeze_step else self.hazard_pose()
+            previous_others = (
+                now_others if step >= t0_step and step != freeze_step else self.other_poses()
+            )
             if step < end_step:
                 started = time.perf_counter()
                 self.scene.step()
@@ -281,9 +309,10 @@ class Episode:
                 self.seconds["physics"] += spent
                 if step >= freeze_step:
                     self.seconds["after_freeze"] += spent
-        if samples:  # the first sample has no earlier position: give it the second's motion
-            second = samples[1] if len(samples) > 1 else (0.0, (0.0,) * 3, (0.0,) * 3, 0.0)
-            samples[0] = (samples[0][0], samples[0][1], second[2], second[3])
+        for track in (samples, *tracks.values()):
+            if track:  # the first sample has no earlier position: give it the second's motion
+                second = track[1] if len(track) > 1 else (0.0, (0.0,) * 3, (0.0,) * 3, 0.0)
+                track[0] = (track[0][0], track[0][1], second[2], second[3])
         if self.starts_on_floor:
             floor_time = _landing_time(samples)
         self.scene.reset(self.freeze_state)
@@ -297,7 +326,22 @@ class Episode:
             final_center=final,
             poses=poses,
             obstacles=obstacles,
+            others=tracks,
         )
+
+    def _track_others(
+        self,
+        tracks: dict[str, list[tuple[float, Vec3, Vec3, float]]],
+        t: float,
+        before: list[tuple[Vec3, Quat]],
+        now: list[tuple[Vec3, Quat]],
+    ) -> None:
+        """Append each other object's (t, centre, velocity, kinetic energy) sample."""
+        for (name, placed), (c0, q0), (c1, q1) in zip(self._others, before, now, strict=True):
+            velocity = tuple((c1[i] - c0[i]) / DT for i in range(3))
+            spin = angular_velocity(q0, q1, DT)
+            energy = kinetic_energy(placed.obj.shape, placed.obj.mass_kg, velocity, spin, q1)
+            tracks[name].append((t, c1, velocity, energy))  # type: ignore[arg-type]
 
     def obstacles(self) -> list[Obstacle]:
         """The furniture and every object but the hazard, where they are now."""
@@ -453,7 +497,7 @@ class Simulator:
         scene = gs.Scene(
             sim_options=gs.options.SimOptions(dt=DT),
             # Each environment its own PD gains: each plan's execution sets its own.
-            rigid_options=gs.options.RigidOptions(batch_dofs_info=True),
+            rigid_options=gs.options.RigidOptions(batch_dofs_info=True, box_box_detection=True),
             vis_options=gs.options.VisOptions(
                 background_color=tuple(spec.room.wall_color),
                 ambient_light=tuple(spec.lighting.ambient),

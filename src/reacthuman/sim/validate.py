@@ -10,8 +10,8 @@ It is also rejected when its measured motion breaks the decision moment
 (``reacthuman.scenes.moment``): the hazard starts inside the reach zone, or arrives or lands
 less than its band's reaction margin after the freeze; or when a thin or fast object passes
 through the floor. A scene group (the speed bands of one design) is rejected when its measured
-arrival speeds do not rise with the band by the generator's ratio, or when its label changes
-with the band where the family does not mean it to.
+speeds at the hands do not rise with the band by the generator's ratio, or when its label
+changes with the band where the family does not mean it to.
 """
 
 from __future__ import annotations
@@ -97,13 +97,13 @@ def group_rejection_reasons(specs: Sequence[SceneSpec], truths: Sequence[GroundT
     labels = sorted({t.action.value for t in truths})
     if len(labels) > 1 and not sampler.speed_decides_label:
         reasons.append("the label changes with the speed band: " + ", ".join(labels))
-    speeds = [t.arrival_speed for t in truths]
+    speeds = [t.peak_speed for t in truths]
     if all(v is not None for v in speeds) and len(speeds) == len(specs):
         rising = all(b > a for a, b in zip(speeds, speeds[1:], strict=False))  # type: ignore[operator]
         if not rising or speeds[-1] < MIN_SPEED_RATIO * speeds[0]:  # type: ignore[operator]
             reasons.append(
-                f"measured arrival speeds do not rise with the band by x{MIN_SPEED_RATIO:g}: "
-                + ", ".join(f"{v:.2f}" for v in speeds)
+                f"measured speeds at the hands do not rise with the band by "
+                f"x{MIN_SPEED_RATIO:g}: " + ", ".join(f"{v:.2f}" for v in speeds)
             )
     return reasons
 

@@ -29,6 +29,7 @@ from reacthuman.scenes.kinematics import (
     point_mass_path,
     topple_angles,
 )
+from reacthuman.scenes.labels import Action, intrinsic_reasons
 from reacthuman.scenes.reach import REACH_RADIUS
 from reacthuman.scenes.rng import SeededRng
 from reacthuman.scenes.spec import (
@@ -45,6 +46,13 @@ from reacthuman.scenes.spec import (
 )
 
 SpeedRanges = dict[SpeedBand, tuple[float, float]]
+
+CATCH, DODGE, NO_ACTION = Action.EXECUTE_CATCH, Action.TRIGGER_DODGE, Action.NO_ACTION
+# What a family's scene groups are meant to be, in turn (``FamilySampler.plan``). Two catches
+# for each dodge where a family can stage both: four families can only stage dodges (doors,
+# ladders, toppling furniture, a fall from a double-height ceiling), so the others lean to
+# catching for the whole set to keep the paper's even split (141 / 156 / 9).
+CATCH_LEANING = (CATCH, DODGE, CATCH)
 
 
 class FamilyError(ValueError):
@@ -79,9 +87,12 @@ class Layout:
     # How far past the required reaction margin the design must aim (moment.DESIGN_SLACK by
     # default); free fall and ballistic flight are exact in simulation and need less.
     design_slack: float | None = None
-    # The very fast / slow arrival-speed ratio the design aims for (generate's default leaves
-    # room for contacts and bounces; a hinge joint's motion is exact and needs less).
+    # The very fast / slow ratio of the speed at the hands the design aims for (generate's
+    # default leaves room for contacts and bounces).
     design_speed_ratio: float | None = None
+    # The designed paths of other objects that move toward the robot (a chain's striker
+    # rolling on after the strike): each is a hazard where it reaches (scenes.labels).
+    other_paths: dict[str, MotionPath] = field(default_factory=dict)
 
 
 @dataclass
@@ -96,13 +107,20 @@ class SampleContext:
     room_height: float
     floor_friction: float
     horizon: float
-    # The group's own stream, for what a scene is meant to be (near or far, which regime): a
-    # redrawn design keeps it, so redrawing never trades a hard case for an easy one.
+    # The group's own stream, for what a scene is meant to be (which regime): a redrawn
+    # design keeps it, so redrawing never trades a hard case for an easy one.
     intent: SeededRng | None = None
+    # What the group is meant to be (``FamilySampler.plan``): the object was drawn for it, and
+    # a design that would give another label is drawn again. NO_ACTION: stage it out of reach.
+    side: Action = Action.EXECUTE_CATCH
 
     def meant(self, probability: float) -> bool:
         """A yes/no choice about what the group is, drawn from ``intent``."""
         return (self.intent or self.rng).chance(probability)
+
+    @property
+    def out_of_reach(self) -> bool:
+        return self.side is Action.NO_ACTION
 
     def speed(self, ranges: SpeedRanges) -> float:
         """The swept speed: one draw, placed in this band's range.
@@ -182,6 +200,16 @@ class FamilySampler:
     # Seconds after t0 that the ground truth covers, where the family's slowest band needs
     # more than the generator's default (generate.HORIZON) to resolve.
     horizon: float | None = None
+    # What its scene groups are meant to be, in turn: group g is ``plan[(g + plan_phase) %
+    # len(plan)]``. The object is drawn from the pool's side for it (harmless for a catch,
+    # dangerous for a dodge), and the design must give that label (scenes.mix). Families
+    # sharing a plan start it at different phases, so any block of consecutive groups holds
+    # the same mix whatever seed it starts at.
+    plan: tuple[Action, ...] = CATCH_LEANING
+    plan_phase: int = 0
+    # True where a dodge group may draw a harmless object because the event makes it a
+    # dodge (chain_reaction: a heavy striker that rolls on into reach after the strike).
+    dodge_by_event: bool = False
 
 
 REGISTRY: dict[Family, FamilySampler] = {}
@@ -263,6 +291,23 @@ def table_with_near_edge(
 # robot over a counter end there.
 HANDS_COUNTER_NEAR_EDGE = (0.45, 0.5)  # m ahead of the robot's feet
 HANDS_COUNTER_HEIGHT = (0.9, 1.0)  # m: a kitchen counter, a high table, a workbench
+# Where an object's centre travels along such a counter: at the height of hands held out
+# (the reach map: 0.95-1.15 m) and below the reach plane (reach.REACH_PLANE_HEIGHT, 1.1 m), so
+# that it meets the hands as it comes off the end, at the speed it travels with. A beach ball
+# rolling along a 1 m counter (its centre at 1.2 m) would meet them only after dropping off,
+# as fast at any roll speed; a flat book on a 0.9 m one would come off below them.
+HANDS_COUNTER_CENTRE = (0.95, 1.05)  # m
+
+
+def hands_counter_height(ctx: SampleContext, obj: CatalogueObject) -> float:
+    """A counter height from ``HANDS_COUNTER_HEIGHT`` (one draw), raised for a flat object or
+    lowered for a tall one so that its centre rides within ``HANDS_COUNTER_CENTRE``."""
+    height = ctx.rng.uniform(*HANDS_COUNTER_HEIGHT)
+    half = obj.shape.size[2] / 2.0
+    low, high = HANDS_COUNTER_CENTRE
+    return min(max(height, low - half), high - half)
+
+
 # Where both hands of a G1 standing still reach an object's centre (the measured reach map,
 # assets/gaits.json: 0.45 m ahead at most, at 0.95-1.15 m): the families whose object comes
 # to the robot through the air, not over a counter, bring it here.
@@ -277,6 +322,13 @@ HANDS_MEET_HEIGHT = (0.95, 1.05)  # m above the floor
 # table's end inside the horizon (one that stopped on the table would need no catch).
 WET_FACTOR = (0.005, 0.008)
 WET_TOP_FRICTION = 0.004
+# A waxed board (a dropped shelf, a chute): objects on it keep this share of their grip, so
+# that the board tilts just past an object's friction angle at 8-27 degrees. On steeper
+# boards (a folded towel's 42 degrees) the simulator's soft contacts creep: objects slid
+# 2-4 times as fast as the closed form, and the decision moment was gone (measured). The
+# board's own friction is below any object's share of grip (a pair takes the larger).
+WAXED_FACTOR = (0.45, 0.55)
+WAXED_FRICTION = 0.1
 
 
 def long_table(
@@ -433,7 +485,32 @@ def object_pool(sampler: FamilySampler, catalogue: Catalogue) -> list[CatalogueO
 
 
 def adversarial_pool(sampler: FamilySampler, catalogue: Catalogue) -> list[CatalogueObject]:
-    return [v for name in sampler.pool for v in catalogue.variants_of(name)]
+    """The pool's look-alikes whose physics calls for the other action than their look: a
+    foam brick (caught) that looks like a brick (dodged). A look-alike that deserves the same
+    action as what it imitates (a hollow prop door is as large as a wooden one) probes
+    nothing and is left out."""
+    return [
+        v
+        for name in sampler.pool
+        for v in catalogue.variants_of(name)
+        if bool(intrinsic_reasons(v)) != bool(intrinsic_reasons(catalogue.get(name)))
+    ]
+
+
+def planned_side(sampler: FamilySampler, group: int) -> Action:
+    """What scene group ``group`` of a family is meant to be."""
+    return sampler.plan[(group + sampler.plan_phase) % len(sampler.plan)]
+
+
+def on_side(objects: Sequence[CatalogueObject], side: Action) -> list[CatalogueObject]:
+    """The objects whose own properties give ``side``: harmless ones for a catch, dangerous
+    ones for a dodge (all of them for no action: what does not reach is not judged by what
+    it is)."""
+    if side is Action.EXECUTE_CATCH:
+        return [o for o in objects if not intrinsic_reasons(o)]
+    if side is Action.TRIGGER_DODGE:
+        return [o for o in objects if intrinsic_reasons(o)]
+    return list(objects)
 
 
 def is_ball(obj: CatalogueObject) -> bool:

@@ -15,12 +15,12 @@ to 0.4 (``kinematics.SIM_MAX_RESTITUTION``), and none of those catches connected
 from __future__ import annotations
 
 from reacthuman.scenes.families.base import (
-    HANDS_COUNTER_HEIGHT,
     HANDS_COUNTER_NEAR_EDGE,
     FamilySampler,
     Layout,
     SampleContext,
     fly,
+    hands_counter_height,
     long_table,
     register,
     rolling_spin,
@@ -37,7 +37,7 @@ BOUNCE_SPEEDS = {
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    height = rng.uniform(*HANDS_COUNTER_HEIGHT)
+    height = hands_counter_height(ctx, ctx.hazard)
     near_edge = rng.uniform(*HANDS_COUNTER_NEAR_EDGE)
     counter_y = rng.uniform(-0.12, 0.12)
     radius = ctx.hazard.shape.size[0] / 2.0
@@ -87,11 +87,13 @@ SAMPLER = register(
             "rubber_bouncy_ball",
             "beach_ball",
             "baseball",
+            "bowling_ball",  # it hardly bounces: dropped onto the counter it thuds and rolls
         ),
         rooms=(RoomType.playroom, RoomType.living_room, RoomType.garage, RoomType.hallway),
         build=build,
         shows_mass=True,
         # The slow band comes off the counter's end 2.8-3.3 s after t0 and into the hands.
         horizon=4.0,
+        plan_phase=1,
     )
 )

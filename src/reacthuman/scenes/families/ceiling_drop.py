@@ -7,12 +7,16 @@ above the reach zone at the freeze. Air does not slow the fall (the rigid-body s
 no drag), so the flight is exact. Most drops fall just in front of the robot, the fixture's
 near edge within arm's reach of a G1 standing still (so a light one falls into hands held out
 at chest height, and a heavy one is a step back away from a strike); about one in six is
-placed farther away so that the right response is No_Action.
+placed farther away so that the right response is No_Action (``plan``). A fall from a
+double-height ceiling comes through chest height at 9 m/s and more: every drop that reaches
+the robot is a dodge (labels.MAX_CATCH_SPEED).
 """
 
 from __future__ import annotations
 
 from reacthuman.scenes.families.base import (
+    DODGE,
+    NO_ACTION,
     FamilySampler,
     Layout,
     SampleContext,
@@ -31,7 +35,7 @@ NEAR_SIDE = 0.2  # m either side of straight ahead
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    far = ctx.meant(0.17)
+    far = ctx.out_of_reach
     half_w = max(ctx.hazard.shape.size[0], ctx.hazard.shape.size[1]) / 2.0
     x = rng.uniform(1.9, 2.6) if far else half_w + rng.uniform(*NEAR_EDGE)
     y = rng.uniform(-1.2, 1.2) if far else rng.uniform(-NEAR_SIDE, NEAR_SIDE)
@@ -72,5 +76,6 @@ SAMPLER = register(
         rooms=(RoomType.living_room, RoomType.hallway, RoomType.office),
         build=build,
         room_heights=(5.8, 6.4),
+        plan=(DODGE, DODGE, NO_ACTION, DODGE, DODGE, DODGE),
     )
 )

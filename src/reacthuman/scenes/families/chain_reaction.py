@@ -14,18 +14,21 @@ from __future__ import annotations
 
 from reacthuman.scenes.catalogue import CatalogueObject
 from reacthuman.scenes.families.base import (
-    HANDS_COUNTER_HEIGHT,
+    CATCH,
+    DODGE,
     HANDS_COUNTER_NEAR_EDGE,
     FamilySampler,
     Layout,
     SampleContext,
     fly,
+    hands_counter_height,
     long_table,
     register,
     resting_z,
     rolling_spin,
 )
-from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION, MotionPath
+from reacthuman.scenes.kinematics import DT, SIM_MAX_RESTITUTION, MotionPath
+from reacthuman.scenes.labels import intrinsic_reasons
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
 
 STRIKE_SPEEDS = {
@@ -47,7 +50,7 @@ GAP = (2.3, 2.45)  # m
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    height = rng.uniform(*HANDS_COUNTER_HEIGHT)
+    height = hands_counter_height(ctx, ctx.hazard)
     near_edge = rng.uniform(*HANDS_COUNTER_NEAR_EDGE)
     table_y = rng.uniform(-0.15, 0.15)
     y = rng.uniform(-0.12, 0.12)
@@ -57,6 +60,10 @@ def build(ctx: SampleContext) -> Layout:
 
     target = ctx.hazard
     trigger_obj = ctx.catalogue.get(striker_for(ctx, target))
+    if ctx.side is DODGE and not intrinsic_reasons(target):
+        # A harmless object: the dodge is the bowling ball that strikes it and rolls on
+        # into reach (a hazard as much as the object it launches).
+        trigger_obj = ctx.catalogue.get(HEAVY_TRIGGER)
     half_x = target.shape.size[0] / 2.0
     radius = trigger_obj.shape.size[0] / 2.0
     target_pos = (near_edge + behind, y, resting_z(height, target))
@@ -79,11 +86,29 @@ def build(ctx: SampleContext) -> Layout:
     m1, m2 = trigger.mass_kg, hazard.mass_kg
     e = min(trigger.restitution, hazard.restitution, SIM_MAX_RESTITUTION)
     kick = m1 * speed * (1.0 + e) / (m1 + m2)
+    follow = speed * (m1 - e * m2) / (m1 + m2)  # the ball's own speed after the strike
     strike_time = gap / speed
     path = MotionPath()
     path.append(0.0, target_pos, (0.0, 0.0, 0.0), 0.0)
     path.hold_until(strike_time)
     fly(ctx, hazard, [top], start_t=path.end.t, vel=(-kick, 0.0, 0.0), path=path)
+    # The ball rolls to the strike, then on at its own speed after it (if any).
+    ball = MotionPath()
+    bx, by, bz = trigger.pose.pos
+    for i in range(round(strike_time / DT) + 1):
+        ball.append(i * DT, (bx - speed * i * DT, by, bz), trigger_vel)
+    if follow > 0.0:
+        fly(
+            ctx,
+            trigger,
+            [top],
+            start_t=ball.end.t,
+            pos=ball.end.pos,
+            vel=(-follow, 0, 0),
+            path=ball,
+        )
+    else:
+        ball.hold_until(ctx.horizon)
     trigger_name = trigger_obj.looks_like
     return Layout(
         furniture=[table],
@@ -97,18 +122,23 @@ def build(ctx: SampleContext) -> Layout:
         ),
         t0=SETTLE,
         extra_frame_points=[trigger.pose.pos],
-        # Struck at the edge, the object sets off falling: its first 0.25 s (the arrival
-        # speed) carry the same drop in every band, which narrows the bands' ratio.
-        design_speed_ratio=2.15,
+        other_paths={trigger.id: ball},
     )
 
 
 def striker_for(ctx: SampleContext, target: CatalogueObject) -> str:
     """The heaviest ball that strikes the object below its top (a ball whose centre is above
     the object rides up over it): a bowling ball for tall objects, else a baseball or a
-    billiard ball."""
+    billiard ball. A catch group's striker is never the bowling ball, which would roll on into
+    reach after the strike and make the scene a dodge."""
     height = target.shape.size[2]
-    for name in (HEAVY_TRIGGER, MID_TRIGGER, LIGHT_TRIGGER):
+    heavy_allowed = ctx.side is not CATCH
+    names = (
+        (HEAVY_TRIGGER, MID_TRIGGER, LIGHT_TRIGGER)
+        if heavy_allowed
+        else (MID_TRIGGER, LIGHT_TRIGGER)
+    )
+    for name in names:
         ball = ctx.catalogue.get(name)
         heavy = name != HEAVY_TRIGGER or target.mass_kg > HEAVY_TARGET_KG
         if heavy and ball.shape.size[0] / 2.0 <= 0.95 * height:
@@ -143,5 +173,7 @@ SAMPLER = register(
         ),
         rooms=(RoomType.kitchen, RoomType.dining_room, RoomType.office, RoomType.living_room),
         build=build,
+        dodge_by_event=True,
+        plan_phase=0,
     )
 )

@@ -2,17 +2,24 @@
 
 It stands on its front bottom edge, tilted a few degrees past balance (an inverted pendulum
 released from rest); the top sweeps down toward the robot. One piece in seven stands so far
-away that it falls well short (No_Action).
+away that it falls well short (No_Action, ``plan``). Everything it stages is too large to
+hold in two hands: every piece that reaches the robot is a dodge.
 """
 
 from __future__ import annotations
 
 import math
 
-from reacthuman.scenes.families.base import FamilySampler, Layout, SampleContext, register, topple
+from reacthuman.scenes.families.base import (
+    DODGE,
+    NO_ACTION,
+    FamilySampler,
+    Layout,
+    SampleContext,
+    register,
+    topple,
+)
 from reacthuman.scenes.spec import Family, RoomType
-
-FAR_SHARE = 0.15
 
 
 def build(ctx: SampleContext) -> Layout:
@@ -20,7 +27,7 @@ def build(ctx: SampleContext) -> Layout:
     height = ctx.hazard.shape.size[2]
     # Its top lands about its height in front of the pivot: either clearly within reach or,
     # for one piece in seven, clearly beyond it (No_Action), never on the edge.
-    far = ctx.meant(FAR_SHARE)
+    far = ctx.out_of_reach
     pivot_x = height + (rng.uniform(1.9, 2.3) if far else rng.uniform(-0.6, 0.6))
     pivot_x = max(pivot_x, 0.9)
     y = rng.uniform(-0.5, 0.5)
@@ -46,5 +53,6 @@ SAMPLER = register(
         pool=("bookshelf", "floor_lamp", "coat_rack", "cardboard_standee"),
         rooms=(RoomType.living_room, RoomType.bedroom, RoomType.office, RoomType.hallway),
         build=build,
+        plan=(DODGE, DODGE, DODGE, DODGE, DODGE, NO_ACTION),
     )
 )

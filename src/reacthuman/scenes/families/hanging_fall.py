@@ -9,7 +9,7 @@ decision moment its time; its top edge is the hazard point. It starts above the 
 and enters it falling. The ledge stands so that the top edge comes down through chest height
 where a G1 standing still holds its hands (``base.HANDS_MEET_*``): a fixture tipping off a
 wall lands within a few tens of centimetres of it, so a catch a G1 could make (it walks
-0.5 m/s) needs the wall close. About one wall in seven stands beyond reach (No_Action).
+0.5 m/s) needs the wall close. One group in six stands beyond reach (No_Action, ``plan``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,11 @@ from __future__ import annotations
 import math
 
 from reacthuman.scenes.families.base import (
+    CATCH,
+    DODGE,
     HANDS_MEET_AHEAD,
     HANDS_MEET_HEIGHT,
+    NO_ACTION,
     WOOD_COLORS,
     FamilySampler,
     Layout,
@@ -29,7 +32,6 @@ from reacthuman.scenes.families.base import (
 )
 from reacthuman.scenes.spec import Family, FurnitureKind, RoomType
 
-FAR_SHARE = 0.15
 RELEASE = math.radians(62.0)  # it pivots on the ledge's edge to about here, then flies
 LEDGE_HEIGHT = (1.85, 1.95)  # m: its top edge starts above the reach zone (2.0 m)
 SHORT = 0.45  # m: a fixture shorter than this stands higher by the difference
@@ -45,7 +47,7 @@ def _comes_down_through(points: list[tuple[float, float]], z: float) -> float:
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    far = ctx.meant(FAR_SHARE)
+    far = ctx.out_of_reach
     thickness, width, height = ctx.hazard.shape.size
     # A short fixture tips off faster: it stands higher, so it falls longer before it reaches.
     ledge_z = rng.uniform(*LEDGE_HEIGHT) + max(0.0, SHORT - height)
@@ -102,5 +104,7 @@ SAMPLER = register(
         rooms=(RoomType.living_room, RoomType.bedroom, RoomType.hallway, RoomType.office),
         build=build,
         room_heights=(2.8, 3.2),  # the high ledge and the fixture on it
+        # Glass fronts, faces and screens make most fixtures dodges; the cork board is caught.
+        plan=(CATCH, DODGE, CATCH, DODGE, NO_ACTION, DODGE),
     )
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from reacthuman.scenes.families.base import (
+    DODGE,
     FamilySampler,
     Layout,
     SampleContext,
@@ -114,5 +115,6 @@ SAMPLER = register(
         pool=("aluminium_ladder", "wooden_ladder"),
         rooms=(RoomType.garage, RoomType.hallway, RoomType.living_room),
         build=build,
+        plan=(DODGE,),  # a ladder is too large to hold
     )
 )

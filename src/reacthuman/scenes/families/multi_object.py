@@ -13,6 +13,7 @@ its arms out). It is at rest until the strike, so the model must reason about th
 from __future__ import annotations
 
 from reacthuman.scenes.families.base import (
+    HANDS_COUNTER_CENTRE,
     FamilySampler,
     Layout,
     SampleContext,
@@ -45,7 +46,7 @@ APPROACH = (2.05, 2.25)  # m
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    height = rng.uniform(*HEIGHT)
+    height = min(rng.uniform(*HEIGHT), HANDS_COUNTER_CENTRE[1] - ctx.hazard.shape.size[2] / 2.0)
     near_edge = rng.uniform(*NEAR_EDGE)
     table_y = rng.uniform(-0.15, 0.15)
     count = rng.integer(2, 3)
@@ -112,8 +113,10 @@ SAMPLER = register(
         # Lively balls, as in Newton's cradle: rows of cans or glasses shove along as a block
         # and stop, and in simulation a row of apples or oranges passes on too little of a
         # fast strike for the speed bands to differ (arrival speed x1.8, not x2).
-        pool=("billiard_ball", "tennis_ball", "baseball"),
+        # A row of bowling balls (at a bowling alley's ball return) is the dodge.
+        pool=("billiard_ball", "tennis_ball", "baseball", "bowling_ball"),
         rooms=(RoomType.kitchen, RoomType.dining_room, RoomType.playroom, RoomType.office),
         build=build,
+        plan_phase=1,
     )
 )

@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 
 from reacthuman.scenes.families.base import (
-    HANDS_COUNTER_HEIGHT,
     HANDS_COUNTER_NEAR_EDGE,
     WET_FACTOR,
     WET_TOP_FRICTION,
@@ -23,6 +22,7 @@ from reacthuman.scenes.families.base import (
     Layout,
     SampleContext,
     fly,
+    hands_counter_height,
     is_ball,
     long_table,
     register,
@@ -33,20 +33,20 @@ from reacthuman.scenes.geometry import quat_from_yaw
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
 
 SPEEDS = {  # m/s along the table at the start
-    SpeedBand.slow: (0.75, 0.85),
+    SpeedBand.slow: (0.72, 0.8),
     SpeedBand.normal: (1.0, 1.1),
-    SpeedBand.fast: (1.2, 1.3),
-    SpeedBand.very_fast: (1.4, 1.5),
+    SpeedBand.fast: (1.25, 1.35),
+    SpeedBand.very_fast: (1.48, 1.58),
 }
 # The table is base.HANDS_COUNTER_*: its near end is where a G1 standing still holds both hands.
 # Where the push starts: far enough that the very fast band leaves its window and margin
 # before the reach zone, near enough that the slow one tips off inside the horizon.
-START = (2.28, 2.32)  # m
+START = (2.33, 2.37)  # m
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    height = rng.uniform(*HANDS_COUNTER_HEIGHT)
+    height = hands_counter_height(ctx, ctx.hazard)
     near_edge = rng.uniform(*HANDS_COUNTER_NEAR_EDGE)
     y = rng.uniform(-0.12, 0.12)
     start_x = rng.uniform(*START)
@@ -80,9 +80,10 @@ def build(ctx: SampleContext) -> Layout:
         description=(
             f"{ctx.hazard.looks_like} slides along a wet table toward its end and the robot"
         ),
-        # Every glide loses the same 0.1 m/s per second (the simulator's friction floor), which
-        # widens the bands' arrival speeds: very fast is 2.1-2.3 times slow where it arrives.
-        design_speed_ratio=2.1,
+        # A ball rolls the wet table keeping its speed (very fast / slow at least 1.85 at the
+        # hands); whatever slides loses the same 0.1 m/s per second in every band (the
+        # simulator's friction floor), which widens the ratio (2.1-2.3).
+        design_speed_ratio=1.85,
     )
 
 
@@ -122,8 +123,9 @@ SAMPLER = register(
         ),
         rooms=(RoomType.kitchen, RoomType.dining_room, RoomType.living_room, RoomType.office),
         build=build,
-        # The slow band glides the table's 1.8 m losing 0.1 m/s per second and tips off its
-        # end 3-3.3 s after the push: a catch and a landing inside the ground truth need 4 s.
-        horizon=4.0,
+        # The slow band glides the table's 1.85 m losing 0.1 m/s per second and tips off its
+        # end 3.2-3.5 s after the push: a catch and a landing inside the ground truth need 4.5 s.
+        horizon=4.5,
+        plan_phase=0,
     )
 )

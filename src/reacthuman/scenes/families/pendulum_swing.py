@@ -145,7 +145,6 @@ def build(ctx: SampleContext) -> Layout:
             f"{ctx.hazard.looks_like} hanging from the ceiling is knocked away and swings back "
             "toward the robot"
         ),
-        design_speed_ratio=2.1,
         extent_points=[far],
     )
 
@@ -168,5 +167,6 @@ SAMPLER = register(
         build=build,
         shows_mass=True,
         room_heights=(3.0, 3.5),  # a long rope swings slowly enough to leave time
+        plan_phase=2,
     )
 )

@@ -12,12 +12,12 @@ and arrives well after (paper Figure 5b).
 from __future__ import annotations
 
 from reacthuman.scenes.families.base import (
-    HANDS_COUNTER_HEIGHT,
     HANDS_COUNTER_NEAR_EDGE,
     FamilySampler,
     Layout,
     SampleContext,
     fly,
+    hands_counter_height,
     long_table,
     register,
     resting_z,
@@ -42,7 +42,7 @@ START = (2.38, 2.46)  # m
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    height = rng.uniform(*HANDS_COUNTER_HEIGHT)
+    height = hands_counter_height(ctx, ctx.hazard)
     near_edge = rng.uniform(*HANDS_COUNTER_NEAR_EDGE)
     table_y = rng.uniform(-0.15, 0.15)
     start_x = rng.uniform(*START)
@@ -98,5 +98,9 @@ SAMPLER = register(
         ),
         rooms=(RoomType.living_room, RoomType.playroom, RoomType.kitchen, RoomType.dining_room),
         build=build,
+        # The slow ball rolls the 1.9-2.0 m of the counter in 2.8-3.3 s and drops off its end:
+        # a heavy ball rolls a little slower than the closed form, and landed after 3.5 s.
+        horizon=4.0,
+        plan_phase=0,
     )
 )

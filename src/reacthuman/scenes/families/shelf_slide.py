@@ -1,7 +1,8 @@
 """shelf_slide: one bracket of a long wall shelf gives way and an object slides off its end.
 
 The shelf runs along a side wall toward the robot. Its near bracket has failed, so it hangs
-from the far one, tilted down toward the robot just past the angle at which the object's
+from the far one (its high end up to 2 m), its near end dropped to chest height, tilted down
+toward the robot just past the angle at which the object's
 friction holds it (0.3-0.7 degree past: it keeps its speed, gaining a little; the simulator
 matches the closed-form incline within millimetres, BENCHMARKS.md), and the object slides
 down it, off the low end in front of the robot and to the floor. How hard it was knocked when
@@ -15,6 +16,8 @@ import math
 
 from reacthuman.scenes.families.base import (
     INCLINE_PUSH_SPEEDS,
+    WAXED_FACTOR,
+    WAXED_FRICTION,
     WOOD_COLORS,
     FamilyError,
     FamilySampler,
@@ -31,6 +34,12 @@ from reacthuman.scenes.geometry import quat_from_axis_angle, quat_from_yaw, quat
 from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType
 
 THICKNESS = 0.03
+# The dropped end hangs where a G1 standing still holds its hands: the object's centre comes
+# off it at this height, so it crosses chest height still sliding on the board at the speed
+# it was knocked to (the swept speed) and drops off the end into the hands. (A low end at
+# 1.25-1.5 m made every band fall the last 0.2-0.4 m to the hands, and gravity set the
+# speed they met: x1.1 from slow to very fast.)
+LOW_END_HEIGHT = (0.95, 1.05)  # m
 
 
 def build(ctx: SampleContext) -> Layout:
@@ -39,10 +48,11 @@ def build(ctx: SampleContext) -> Layout:
     depth = rng.uniform(0.26, 0.34)
     lateral = rng.uniform(0.35, 0.55)  # the shelf's centre line
     low_x = rng.uniform(0.65, 0.95)  # the low end, inside the reach zone
-    low_z = rng.uniform(1.25, 1.5)
-    run = rng.uniform(0.75, 0.95)  # along the shelf from the start to the reach zone's edge
+    low_center = rng.uniform(*LOW_END_HEIGHT)  # the object's centre at the low end
+    run = rng.uniform(0.8, 0.95)  # m from the start to the reach zone's edge, horizontally
     past = math.radians(rng.uniform(0.3, 0.7))
-    shelf_friction = rng.uniform(0.3, 0.45)
+    shelf_friction = WAXED_FRICTION
+    waxed = rng.uniform(*WAXED_FACTOR)  # drawn where the board's friction was
     color = rng.choice(WOOD_COLORS)
     push = ctx.speed(INCLINE_PUSH_SPEEDS)
 
@@ -50,14 +60,19 @@ def build(ctx: SampleContext) -> Layout:
     size_x, size_y, size_z = ctx.hazard.shape.size
     yaw = 0.0 if size_x >= size_y else math.pi / 2.0  # long objects lie along the shelf
     along = max(size_x, size_y) / 2.0
-    hazard = ctx.make_object(ctx.hazard, "hazard", ObjectRole.hazard, (0.0, 0.0, 0.0))
+    hazard = ctx.make_object(
+        ctx.hazard, "hazard", ObjectRole.hazard, (0.0, 0.0, 0.0), surface_factor=waxed
+    )
     friction = mu(hazard, shelf_friction)
     angle = math.atan(friction) + past
     up = (math.cos(angle), 0.0, math.sin(angle))
     normal = (-math.sin(angle), 0.0, math.cos(angle))
     tilt = quat_from_axis_angle((0.0, 1.0, 0.0), -angle)
+    # The board's low end, so that the object's centre is at ``low_center`` as it leaves it.
+    low_z = low_center - along * math.sin(angle) - size_z / 2.0 * math.cos(angle)
     low_end = (low_x, y, low_z)
-    start_s = (entry_x(y) - low_x) / math.cos(angle) + run  # up the shelf from the low end
+    # Up the shelf from the low end: ``run`` further out than the reach zone's edge.
+    start_s = (entry_x(y) - low_x + run) / math.cos(angle)
     length = start_s + along + 0.06
     center = tuple(
         low_end[i] + length / 2.0 * up[i] - THICKNESS / 2.0 * normal[i] for i in range(3)
@@ -99,9 +114,6 @@ def build(ctx: SampleContext) -> Layout:
             "toward the robot"
         ),
         side_wall=wall,
-        # Soft contacts creep a little on steep boards (high-friction objects), so a slow
-        # push arrives faster than designed: aim wider than the default.
-        design_speed_ratio=2.6,
     )
 
 
@@ -136,5 +148,6 @@ SAMPLER = register(
         shows_mass=True,
         # The slow band creeps down the shelf and reaches its low end about 4 s after t0.
         horizon=4.5,
+        plan_phase=1,
     )
 )

@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 
 from reacthuman.scenes.families.base import (
-    HANDS_COUNTER_HEIGHT,
     HANDS_COUNTER_NEAR_EDGE,
+    WAXED_FACTOR,
+    WAXED_FRICTION,
     WOOD_COLORS,
     FamilyError,
     FamilySampler,
@@ -25,6 +26,7 @@ from reacthuman.scenes.families.base import (
     SampleContext,
     entry_x,
     furniture,
+    hands_counter_height,
     incline_accel,
     long_table,
     mu,
@@ -52,10 +54,11 @@ SLIDE_SPEEDS = {
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
     low_x = rng.uniform(*HANDS_COUNTER_NEAR_EDGE)  # the ramp ends at the counter's near end
-    counter_h = rng.uniform(*HANDS_COUNTER_HEIGHT)
+    counter_h = hands_counter_height(ctx, ctx.hazard)
     y = rng.uniform(-0.12, 0.12)
     width = rng.uniform(0.55, 0.8)
-    ramp_friction = rng.uniform(0.25, 0.4)
+    ramp_friction = WAXED_FRICTION
+    waxed = rng.uniform(*WAXED_FACTOR)  # drawn where the board's friction was
     past = math.radians(rng.uniform(0.3, 0.7))
     run = rng.uniform(1.0, 1.1)  # down the ramp from the start to the reach zone's edge
     color = rng.choice(WOOD_COLORS)
@@ -64,7 +67,9 @@ def build(ctx: SampleContext) -> Layout:
     size_x, size_y, size_z = ctx.hazard.shape.size
     yaw = 0.0 if size_x >= size_y else math.pi / 2.0  # long side down the ramp
     along = max(size_x, size_y) / 2.0
-    hazard = ctx.make_object(ctx.hazard, "hazard", ObjectRole.hazard, (0.0, 0.0, 0.0))
+    hazard = ctx.make_object(
+        ctx.hazard, "hazard", ObjectRole.hazard, (0.0, 0.0, 0.0), surface_factor=waxed
+    )
     friction = mu(hazard, ramp_friction)
     angle = math.atan(friction) + past
     up = (math.cos(angle), 0.0, math.sin(angle))
@@ -109,7 +114,6 @@ def build(ctx: SampleContext) -> Layout:
         description=(
             f"{ctx.hazard.looks_like} slides down a ramp on a counter toward its end and the robot"
         ),
-        design_speed_ratio=2.6,  # as shelf_slide: steep boards creep
     )
 
 
@@ -144,5 +148,6 @@ SAMPLER = register(
         # The slow band slides the 1.8-1.9 m down the ramp (0.3 m/s, gaining a little) and
         # comes off its low end 3.8-4.6 s after t0, into the hands 0.15 s later.
         horizon=5.0,
+        plan_phase=2,
     )
 )

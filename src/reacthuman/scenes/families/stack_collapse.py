@@ -1,11 +1,17 @@
-"""stack_collapse: a leaning stack of identical items collapses toward the observer.
+"""stack_collapse: a leaning stack of identical items is nudged and collapses toward the robot.
 
 The stack stands on a table beyond the reach zone. Each level is set a little further toward
-the robot than the one below, just enough (0.3-0.8 % past balance, 0.2-0.6 % for thin things)
-that the items above the bottom one have their combined centre of mass past its front edge:
-the upper stack teeters about that edge, slowly at first (an inverted pendulum,
-gravity-paced), then collapses, and its top item, the primary hazard, is flung off toward
-the robot and falls into reach.
+the robot than the one below, so that the items above the bottom one have their combined
+centre of mass just inside its front edge (8-12 % of the balancing offset): the stack stands
+through a 0.5 s settling pre-roll. At t0 the upper stack is nudged toward the robot (it turns
+about that edge at 0.12-0.3 rad/s, as from a bump against the table): it tips past balance,
+teeters (an inverted pendulum, gravity-paced), then collapses, and its top item, the primary
+hazard, is flung off toward the robot and falls into reach.
+
+(A stack set past balance from rest, as first built, came down 0.3-0.7 s sooner in
+simulation than the closed form said whatever the design: its 2 mm gaps close as the items
+settle, and that jolt, not the design's tilt of a few thousandths of a radian, set when it
+fell. Settled first and set turning by the nudge, the fall follows the closed form.)
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ from __future__ import annotations
 import math
 
 from reacthuman.scenes.families.base import (
+    CATCH,
+    DODGE,
     FamilySampler,
     Layout,
     SampleContext,
@@ -25,6 +33,11 @@ from reacthuman.scenes.spec import Family, ObjectRole, RoomType
 
 GAP = 0.002  # m between stacked items so none starts inside another
 RELEASE = math.radians(35.0)  # the top item leaves the teetering column about here
+SETTLE = 0.5  # s of pre-roll: the standing stack settles before the nudge
+INSIDE = (0.08, 0.12)  # the upper stack's centre inside the edge, as a share of the offset
+# rad/s the upper stack still turns at as it passes balance after the nudge: what sets how
+# fast it then comes down (the nudge itself is what it takes to get there, per stack).
+OVER = (0.1, 0.2)
 
 
 def build(ctx: SampleContext) -> Layout:
@@ -38,15 +51,17 @@ def build(ctx: SampleContext) -> Layout:
     levels = rng.integer(7, 10) if thin else rng.integer(4, 6)
     fits = int((ctx.room_height - 0.5 - height) / (size_z + GAP))  # keep clear of the ceiling
     levels = max(min(levels, fits), 4)
-    # How far past balance, as a share of the balancing offset; a short stack of thin things
-    # is a quicker pendulum and starts closer to balance.
-    past = rng.uniform(0.002, 0.006) if thin else rng.uniform(0.003, 0.008)
-    offset = size_x / levels * (1.0 + past)  # the upper stack's centre just past the edge
+    inside = rng.uniform(*INSIDE)
+    offset = size_x / levels * (1.0 - inside)  # the upper stack's centre just inside the edge
     base_x = near_edge + size_x / 2.0 + rng.uniform(0.05, 0.15)
     y = table_y + rng.uniform(-0.15, 0.15)
+    over = rng.uniform(*OVER)
     table, top = long_table(
         ctx, "table", near_edge, base_x + size_x / 2.0 + 0.2, table_y, height, 0.5
     )
+    pivot_x, pivot_z = base_x - size_x / 2.0, height + GAP + size_z
+    column = _Column(size_x, size_z, levels, offset)
+    nudge = column.nudge_for(over)
     objects = []
     for level in range(levels):
         is_top = level == levels - 1
@@ -55,16 +70,23 @@ def build(ctx: SampleContext) -> Layout:
             y,
             height + GAP + size_z / 2.0 + level * (size_z + GAP),
         )
+        # The nudge: every item above the bottom one turns with the column about the bottom
+        # item's front top edge, toward the robot (about -y): v = w x r.
+        rx, rz = pos[0] - pivot_x, pos[2] - pivot_z
+        moving = level > 0
         objects.append(
             ctx.make_object(
                 ctx.hazard,
                 "hazard" if is_top else f"stack_{level}",
                 ObjectRole.hazard if is_top else ObjectRole.stack,
                 pos,
+                lin_vel=(-nudge * rz, 0.0, nudge * rx) if moving else (0.0, 0.0, 0.0),
+                ang_vel=(0.0, -nudge, 0.0) if moving else (0.0, 0.0, 0.0),
+                launch_at_t0=moving,
             )
         )
     hazard = objects[-1]
-    path = _collapse(ctx, hazard, levels, base_x - size_x / 2.0, height + size_z, offset, top)
+    path = _collapse(ctx, hazard, column, pivot_x, pivot_z, top, nudge)
     return Layout(
         furniture=[table],
         objects=objects,
@@ -75,35 +97,50 @@ def build(ctx: SampleContext) -> Layout:
             f"a leaning stack of {levels} {ctx.hazard.looks_like.removeprefix('a ')}s"
             " on a table starts to collapse toward the robot"
         ),
-        # A leaning stack does not turn as one rigid column: its items slide and roll on each
-        # other and it comes down sooner than the model says (measured: 0.3-0.7 s sooner),
-        # so it is set closer to balance and the design aims further past the margin.
-        design_slack=0.35,
+        t0=SETTLE,
+        # Its items are not one rigid column: they slip on each other a little as it turns.
+        design_slack=0.2,
     )
 
 
-def _collapse(ctx, hazard, levels, pivot_x, pivot_z, offset, table_top) -> MotionPath:
+class _Column:
+    """The items above the bottom one, as one rigid column turning about the bottom item's
+    front top edge: per unit mass, its inertia about the edge, the distance of its centre
+    from the edge, and its lean (< 0: the centre inside the edge, > 0 past it)."""
+
+    def __init__(self, size_x: float, size_z: float, levels: int, offset: float) -> None:
+        pitch = size_z + GAP
+        n = levels - 1
+        # Centres of the upper items relative to the pivot (x toward -x is negative).
+        self.rel = [(size_x / 2.0 - (i + 1) * offset, pitch * (i + 0.5)) for i in range(n)]
+        cx = sum(p[0] for p in self.rel) / n
+        cz = sum(p[1] for p in self.rel) / n
+        self.inertia = (
+            sum(px * px + pz * pz for px, pz in self.rel) / n + (size_x**2 + size_z**2) / 12.0
+        )
+        self.radius = math.hypot(cx, cz)
+        self.lean = math.atan2(-cx, cz)
+
+    def accel(self, theta: float, _omega: float) -> float:
+        return G * self.radius * math.sin(theta) / self.inertia
+
+    def nudge_for(self, over: float) -> float:
+        """The turning rate at t0 that leaves ``over`` as it passes balance (energy: what
+        lifting its centre over the edge takes)."""
+        lift = G * self.radius * (1.0 - math.cos(self.lean))
+        return math.sqrt(over * over + 2.0 * lift / self.inertia)
+
+
+def _collapse(ctx, hazard, column: _Column, pivot_x, pivot_z, table_top, nudge) -> MotionPath:
     """The top item's path: the upper stack turns as one rigid column about the bottom item's
-    front edge (an inverted pendulum whose centre is just past the edge) until ``RELEASE``,
-    then the top item flies off with the velocity it had and falls."""
-    size_x, _y, size_z = hazard.shape.size
-    pitch = size_z + 0.002
-    n = levels - 1  # items above the bottom one
-    # Centres of the upper items relative to the pivot (x toward -x is negative).
-    rel = [(size_x / 2.0 - (i + 1) * offset, pitch * (i + 0.5)) for i in range(n)]
-    cx = sum(p[0] for p in rel) / n
-    cz = sum(p[1] for p in rel) / n
-    inertia = sum(px * px + pz * pz for px, pz in rel) / n + (size_x**2 + size_z**2) / 12.0
-    radius = math.hypot(cx, cz)
-    lean = math.atan2(-cx, cz)  # > 0: the centre is past the edge, toward the robot
-
-    def accel(theta: float, _omega: float) -> float:
-        return G * radius * math.sin(theta) / inertia
-
+    front edge (an inverted pendulum whose centre is just inside the edge, set turning at
+    ``nudge``) until ``RELEASE``, then the top item flies off with the velocity it had and
+    falls."""
+    lean = column.lean
     angles = integrate_angle(
-        accel, lean, 0.0, stop=lambda th, _w: th >= lean + RELEASE, horizon=ctx.horizon
+        column.accel, lean, nudge, stop=lambda th, _w: th >= lean + RELEASE, horizon=ctx.horizon
     )
-    tx, tz = rel[-1]
+    tx, tz = column.rel[-1]
     top_r, top_a = math.hypot(tx, tz), math.atan2(-tx, tz)
     path = MotionPath()
     for t, theta, omega in angles:
@@ -122,18 +159,18 @@ SAMPLER = register(
         summary="stacked items collapse",
         archetype="topple",
         gravity_paced=True,
-        # Thin things (books, plates, boards) stack too low: in simulation their stacks come
-        # down within half a second, whatever the design, too soon for a decision moment.
+        # Tall boxes: stacked, they fall as the closed form says (0.02-0.11 s sooner,
+        # measured). Stacks of short items (bricks, loaves, blocks, books) came down 0.1-0.8 s
+        # sooner and stacks of cylinders (cans, cups, bowls) 0.3-0.5 s sooner: their items
+        # slip and roll on each other, and no design could keep the decision moment.
         pool=(
-            "tin_can",
-            "soda_can",
             "cereal_box",
-            "toy_block",
-            "brick",
-            "ceramic_bowl",
-            "plastic_cup",
+            "cardboard_box",
+            "laundry_basket",
+            "toolbox",
         ),
         rooms=(RoomType.kitchen, RoomType.office, RoomType.playroom, RoomType.garage),
         build=build,
+        plan=(CATCH, CATCH, DODGE),
     )
 )

@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 
 from reacthuman.scenes.families.base import (
-    HANDS_COUNTER_HEIGHT,
     HANDS_COUNTER_NEAR_EDGE,
     WOOD_COLORS,
     FamilySampler,
@@ -23,6 +22,7 @@ from reacthuman.scenes.families.base import (
     SampleContext,
     fly,
     furniture,
+    hands_counter_height,
     mu,
     register,
     resting_z,
@@ -53,7 +53,7 @@ def build(ctx: SampleContext) -> Layout:
     color = rng.choice(WOOD_COLORS)
     friction = rng.uniform(0.4, 0.6)
     obj_y = y + rng.uniform(-0.1, 0.1) * width
-    level = rng.uniform(*HANDS_COUNTER_HEIGHT)  # the lower landing
+    level = hands_counter_height(ctx, ctx.hazard)  # the lower landing
     near_edge = rng.uniform(*HANDS_COUNTER_NEAR_EDGE)
     edge_speed = ctx.speed(EDGE_SPEEDS)
 
@@ -132,5 +132,6 @@ SAMPLER = register(
         rooms=(RoomType.hallway,),
         build=build,
         horizon=5.0,  # the slow band drops off the lower landing 3.5-4.5 s after t0 (measured)
+        plan_phase=2,
     )
 )

@@ -14,12 +14,12 @@ the swept speed.
 from __future__ import annotations
 
 from reacthuman.scenes.families.base import (
-    HANDS_COUNTER_HEIGHT,
     HANDS_COUNTER_NEAR_EDGE,
     FamilySampler,
     Layout,
     SampleContext,
     fly,
+    hands_counter_height,
     long_table,
     register,
     resting_z,
@@ -34,9 +34,11 @@ EDGE_SPEEDS = {
     SpeedBand.very_fast: (1.55, 1.65),
 }
 # The counter is base.HANDS_COUNTER_*: its near end is where a G1 standing still holds both hands.
-# The bar table's near edge: far enough that every band lands on the counter before the
-# reach zone (a very fast ball flies 0.45 m forward in its 0.4 m drop), so each arrives rolling.
-BAR_EDGE = (1.75, 1.85)  # m
+# The bar table's near edge: far enough that every band lands on the counter and has done
+# bouncing before the reach zone (a very fast ball flies 0.45 m forward in its 0.4 m drop, and a
+# basketball's bounces on the counter take 0.35 s more), so each arrives rolling: a ball still
+# hopping as it enters meets the hands with its hop's speed, whatever the band (measured).
+BAR_EDGE = (2.1, 2.2)  # m
 BAR_HEIGHT = (1.3, 1.4)  # m
 # How far along the bar the ball starts: the very fast band still leaves its window and margin
 # before the reach zone, and the slow one drops off the counter 3.3-3.6 s after t0.
@@ -45,7 +47,7 @@ RUN = (0.55, 0.65)  # m
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
-    counter_h = rng.uniform(*HANDS_COUNTER_HEIGHT)
+    counter_h = hands_counter_height(ctx, ctx.hazard)
     near_edge = rng.uniform(*HANDS_COUNTER_NEAR_EDGE)
     bar_h = rng.uniform(*BAR_HEIGHT)
     bar_edge = rng.uniform(*BAR_EDGE)
@@ -113,5 +115,6 @@ SAMPLER = register(
         rooms=(RoomType.kitchen, RoomType.dining_room, RoomType.playroom),
         build=build,
         horizon=4.0,  # the slow ball rolls 2.2 m and hops once before it reaches the hands
+        plan_phase=1,
     )
 )

@@ -29,18 +29,21 @@ from reacthuman.scenes.reach import REACH_RADIUS
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
 
 FLIGHT_SPEEDS = {  # horizontal, m/s
-    SpeedBand.slow: (2.4, 2.6),
-    SpeedBand.normal: (4.2, 4.4),
-    SpeedBand.fast: (6.2, 6.6),
-    SpeedBand.very_fast: (9.3, 9.8),
+    SpeedBand.slow: (2.9, 3.1),
+    SpeedBand.normal: (4.4, 4.6),
+    SpeedBand.fast: (6.0, 6.3),
+    SpeedBand.very_fast: (11.8, 12.3),
 }
 # Seconds from the throw to the reach zone's edge: the faster band leaves less time, but a
-# window of 0.3 s and the band's reaction margin always fit.
+# window of 0.3 s and the band's reaction margin always fit. A throw that takes a second to
+# arrive is a lob, and gravity sets the speed it meets the hands with (6-7 m/s, whatever
+# the throw): only a hard, flat throw meets them much faster, so the very fast band is one
+# (12 m/s: 1.8 times the slow band's at the hands, and a dodge, labels.MAX_CATCH_SPEED).
 ENTRY_TIMES = {
-    SpeedBand.slow: 1.05,
-    SpeedBand.normal: 0.95,
-    SpeedBand.fast: 0.8,
-    SpeedBand.very_fast: 0.7,
+    SpeedBand.slow: 0.9,
+    SpeedBand.normal: 0.86,
+    SpeedBand.fast: 0.7,
+    SpeedBand.very_fast: 0.66,
 }
 CEILING_CLEARANCE = 0.25  # m between a lob's apex and the ceiling
 # Where the arc is aimed: where a G1 standing still holds both hands (the reach map in
@@ -127,5 +130,8 @@ SAMPLER = register(
         rooms=(RoomType.living_room, RoomType.garage, RoomType.playroom, RoomType.hallway),
         build=build,
         room_heights=(3.3, 3.6),  # the slow band's lob from 4 m rises to about 3 m
+        # A very fast throw (9.3 m/s and more) strikes the hands: a dodge whatever is thrown.
+        speed_decides_label=True,
+        plan_phase=0,
     )
 )
