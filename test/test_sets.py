@@ -145,3 +145,31 @@ def test_simulated_labels_survive_a_write_and_read(tmp_path):
     write_set(tmp_path / "s", manifest, scenes)
     _manifest, again = read_set(tmp_path / "s")
     assert [s.metadata for s in again] == [s.metadata for s in scenes]
+
+
+def test_a_set_starts_at_any_first_seed_and_takes_seven_digit_ids():
+    """A leaderboard keeps a private block: every family's schedule starts at the seed given
+    (a swept family at the group holding it), and ids take any non-negative seed."""
+    manifest, scenes = generate_set(
+        per_family=4, families=[Family.rolling_ball, Family.ceiling_drop], first_seed=9_876_545
+    )
+    rolling = [s.spec.seed for s in scenes if s.spec.family is Family.rolling_ball]
+    ceiling = [s.spec.seed for s in scenes if s.spec.family is Family.ceiling_drop]
+    assert rolling == [9_876_544, 9_876_545, 9_876_546, 9_876_547]  # group 2,469,136 whole
+    assert ceiling[:1] == [9_876_545] and manifest.first_seed == 9_876_545
+    assert scenes[0].spec.scene_id == "rolling_ball-9876544"
+    with pytest.raises(SetError, match="first seed must be >= 0"):
+        generate_set(per_family=1, families=[Family.rolling_ball], first_seed=-1)
+
+
+def test_the_first_seed_option_is_checked_with_a_one_line_error(tmp_path):
+    for args, message in (
+        (["--first-seed", "x1"], "argument --first-seed: expected a whole number, got 'x1'"),
+        (["--first-seed", "-5"], "argument --first-seed: must be >= 0, got -5"),
+        (
+            ["--first-seed", "7", "--family", "rolling_ball", "--seed", "3"],
+            "--first-seed starts a set's schedule; --seed names one scene",
+        ),
+    ):
+        result = run_cli("scenes", "generate", "--out", str(tmp_path / "s"), *args)
+        assert result.returncode != 0 and message in result.stderr, result.stderr

@@ -18,7 +18,7 @@ from reacthuman.scenes.catalogue import default_catalogue
 from reacthuman.scenes.generate import generate_scene
 from reacthuman.scenes.moment import REACTION_MARGIN
 from reacthuman.scenes.sets import default_scenes
-from reacthuman.scenes.spec import CameraName, Family
+from reacthuman.scenes.spec import CameraName, Family, SpeedBand
 from reacthuman.scenes.truth import GroundTruth
 from reacthuman.sim.cache import ObservationCache
 from reacthuman.sim.observe import Observer, export, observe_all
@@ -124,18 +124,25 @@ def test_a_thin_panel_landing_flat_stays_above_the_floor(observer):
 
 
 def test_an_adversarial_object_must_show_its_physics_in_the_window(observer):
-    """The twin test (scenes.twin): a light prop door's hinge damping slows it visibly where a
-    real door swings on; a foam ceiling panel falls exactly like a gypsum one (no air drag),
-    so that scene cannot be told from its twin and is rejected. (This is why the generator
-    puts no look-alike in a free fall; the foam panel is swapped in by hand here.)"""
+    """The twin test (scenes.twin): a look-alike bouncing onto a counter comes back up as its
+    material does (a foam bowling ball rises where a bowling ball thuds, a lead-cored tennis
+    ball thuds where a tennis ball rises), plainly, and unlike its twin a band slower or
+    faster; a foam ceiling panel falls exactly like a gypsum one (no air drag), so that scene
+    cannot be told from its twin and is rejected. (This is why the generator puts no
+    look-alike in a free fall; the foam panel is swapped in by hand here.)"""
     from reacthuman.sim.validate import SceneCheck
 
     check = SceneCheck(observer)
-    door = generate_scene("door_swing", 1, 1.0)
-    assert door.hazard.catalogue_name == "hollow_prop_door"
-    reasons, truth, twin = check(door)
-    assert twin is not None and twin.twin == "wooden_door"
+    ball = next(  # a normal band: its neighbours are the slow and the fast one
+        s
+        for seed in range(1, 80, 4)
+        if (s := generate_scene("bouncing_object", seed, 1.0)).adversarial
+    )
+    reasons, truth, twin = check(ball)
+    assert twin is not None and twin.twin == ball.hazard.imitates
     assert twin.passed and not reasons, (twin, reasons)
+    assert set(twin.neighbour_gaps) == {SpeedBand.slow, SpeedBand.fast}
+    assert min(twin.trajectory_gap, *twin.neighbour_gaps.values()) >= 0.10
     gypsum = next(
         s
         for s in (generate_scene("ceiling_drop", seed) for seed in range(40))

@@ -25,7 +25,7 @@ from reacthuman.brain.store import ResponseStore
 from reacthuman.observation import Observation
 from reacthuman.run_folder import Frames
 from reacthuman.scenes.geometry import Vec3
-from reacthuman.scenes.sets import Scene, default_scenes, read_set
+from reacthuman.scenes.sets import Scene, SetManifest, SkippedScene, default_scenes, read_set
 from reacthuman.scenes.spec import CameraName, SceneSpec
 from reacthuman.scenes.truth import GroundTruth
 from reacthuman.sim.episode import MIN_ENVS, standing
@@ -330,6 +330,15 @@ def bench_set(source: str | Path | None = None, limit: int | None = None) -> lis
     else:
         _manifest, scenes = read_set(source)
     return scenes if limit is None else scenes[:limit]
+
+
+def bench_skipped(source: str | Path | None = None) -> list[SkippedScene] | None:
+    """The groups a bench's scene set skipped (its manifest's), for the validity report's
+    yield; None for the embedded default, whose scenes were chosen by hand."""
+    if source is None or str(source) == "default":
+        return None
+    manifest = SetManifest.model_validate_json((Path(source) / "set.json").read_bytes())
+    return list(manifest.skipped)
 
 
 def bench_scenes(source: str | Path | None = None, limit: int | None = None) -> list[SceneSpec]:

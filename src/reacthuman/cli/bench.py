@@ -166,7 +166,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     from reacthuman.genesis_runtime import LIBRARY_LOG
     from reacthuman.run_folder import LIBRARY_LOG_FILE
-    from reacthuman.runner import bench_set
+    from reacthuman.runner import bench_set, bench_skipped
     from reacthuman.sim.settings import RenderSettings, parse_resolution
 
     run = Path(args.out)
@@ -243,7 +243,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         status = run_workers(args, workers)
     else:
         status = run_episodes(args, chosen_scenes, brains, settings)
-    write_results(run, chosen_scenes, started)
+    skipped = bench_skipped(scenes) if args.limit is None else None
+    write_results(run, chosen_scenes, started, skipped)
     return status
 
 
@@ -406,9 +407,11 @@ def run_workers(args: argparse.Namespace, workers: int) -> int:
     return 1 if failed else 0
 
 
-def write_results(run: Path, chosen_scenes: list, started: float) -> None:
+def write_results(
+    run: Path, chosen_scenes: list, started: float, skipped: list | None = None
+) -> None:
     """scores.csv / .jsonl, the scene checks and the report from the run folder, and the
-    results table on the console."""
+    results table on the console; ``skipped``: the groups the scene set skipped (its yield)."""
     from reacthuman.scenes.validity import VALIDITY_FILE, validity
     from reacthuman.scoring.aggregate import execution_validity, execution_validity_text
     from reacthuman.scoring.report import write_report
@@ -418,7 +421,7 @@ def write_results(run: Path, chosen_scenes: list, started: float) -> None:
     rows = store.rows()
     csv_path, _jsonl = store.export(run)
     store.close()
-    scene_checks = validity(chosen_scenes)
+    scene_checks = validity(chosen_scenes, skipped)
     (run / VALIDITY_FILE).write_text(scene_checks.model_dump_json(indent=2) + "\n")
     md, page = write_report(
         rows, run / "report", f"ReactHuman bench: {run.name}", validity=scene_checks

@@ -316,24 +316,29 @@ def cmd_scenes_validate(args: argparse.Namespace) -> int:
 def _read_set(path: Path) -> list[Any]:
     """The scenes of the set at ``path``; every invalid file named on stderr, then a
     CliError."""
+    return _read_set_and_manifest(path)[1]
+
+
+def _read_set_and_manifest(path: Path) -> tuple[Any, list[Any]]:
+    """``_read_set``, with the set's manifest."""
     from reacthuman.scenes.sets import SetError, SetReadError, read_set
 
     try:
-        _manifest, scenes = read_set(path)
+        manifest, scenes = read_set(path)
     except SetReadError as exc:
         for problem in exc.problems:
             print(f"invalid: {problem}", file=sys.stderr)
         raise CliError(f"{path}: {len(exc.problems)} invalid file(s)") from None
     except SetError as exc:
         raise CliError(str(exc)) from None
-    return scenes
+    return manifest, scenes
 
 
 def cmd_scenes_validity(args: argparse.Namespace) -> int:
     from reacthuman.scenes.validity import format_validity, validity
 
-    scenes = _read_set(Path(args.path))
-    report = validity(scenes)
+    manifest, scenes = _read_set_and_manifest(Path(args.path))
+    report = validity(scenes, manifest.skipped)
     print(format_validity(report))
     if args.json:
         try:

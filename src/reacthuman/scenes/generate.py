@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from reacthuman.scenes import families
 from reacthuman.scenes.cameras import Bounds, closeup, egocentric, overhead
-from reacthuman.scenes.catalogue import Catalogue, default_catalogue
+from reacthuman.scenes.catalogue import Catalogue, CatalogueObject, default_catalogue
 from reacthuman.scenes.families.base import (
     FamilyError,
     FamilySampler,
@@ -61,6 +61,7 @@ from reacthuman.scenes.spec import (
     Pin,
     Pose,
     Room,
+    RoomType,
     SceneObject,
     SceneSpec,
     SpeedBand,
@@ -71,9 +72,15 @@ from reacthuman.scenes.spec import (
 GENERATOR_VERSION = "3.0.0"
 NAMESPACE = "reacthuman-scenes-v2"  # part of every seed: changing it changes every scene
 # Share of scene groups given a look-alike, in the families whose window can show an object's
-# mass (FamilySampler.shows_mass): five of the 17, so about 13 % of a set, the paper's 40/306.
-DEFAULT_ADVERSARIAL_RATE = 0.45
+# mass plainly (FamilySampler.shows_mass: a bounce, a damped swing) and that have a look-alike
+# of the group's side: two of the 17, so about 7 % of a set (the paper's 40/306 is 13 %; the
+# window of a slide, a roll, a fall or a flight cannot tell a foam brick from a brick).
+DEFAULT_ADVERSARIAL_RATE = 0.7
 HORIZON = 3.5  # s after t0 that intended motion and ground truth cover
+# How far a look-alike's designed path must part from its genuine twin's in the window, at
+# its own band and the neighbouring ones: the twin test's 10 cm (scenes.twin) with room for
+# the simulation's differences from the closed form.
+TWIN_DESIGN_GAP = 0.13  # m
 MAX_DESIGN_ATTEMPTS = 40  # geometry draws per scene group before the group is given up
 # Very fast / slow speed at the hands (``reach.ArrivalSummary.peak_speed``) in a swept group
 # (paper 5.2): the sweep must change what the hands face, not only how fast the hazard
@@ -147,20 +154,17 @@ def schedule(family: Family | str, seed: int) -> tuple[int, SpeedBand]:
     return seed // 4, SWEPT_BANDS[seed % 4]
 
 
-def _layout(
+def _group_object(
     sampler: FamilySampler,
     group: int,
-    band: SpeedBand,
     rate: float,
     catalogue: Catalogue,
-    attempt: int = 0,
     pin: Pin | None = None,
-) -> tuple[SampleContext, Layout]:
-    """A family's layout for one band. What the group is about (room type, object, whether
-    it is adversarial) is drawn from the group's stream; the geometry from a stream per design
-    attempt, so a redrawn design never changes the object. ``pin``: an authored scene's
-    object and room, in place of the drawn ones (drawn all the same, so every later draw is
-    the one the unpinned scene makes)."""
+) -> tuple[RoomType, CatalogueObject, Action]:
+    """What a group is about, from the group's stream: its room type, its object (a
+    look-alike of the group's side at ``rate``) and the side it is planned for. ``pin``: an
+    authored scene's object and room, in place of the drawn ones (drawn all the same, so
+    every later draw is the one the unpinned scene makes)."""
     pick = SeededRng(NAMESPACE, sampler.family.value, group)
     room = pick.choice(sampler.rooms)
     _unused, u_variant = pick.random(), pick.random()
@@ -178,6 +182,22 @@ def _layout(
         room, hazard = pin.room, catalogue.get(pin.object)
         if side is not Action.NO_ACTION:  # an authored object is what it is
             side = Action.TRIGGER_DODGE if intrinsic_reasons(hazard) else Action.EXECUTE_CATCH
+    return room, hazard, side
+
+
+def _layout(
+    sampler: FamilySampler,
+    group: int,
+    band: SpeedBand,
+    rate: float,
+    catalogue: Catalogue,
+    attempt: int = 0,
+    pin: Pin | None = None,
+) -> tuple[SampleContext, Layout]:
+    """A family's layout for one band. What the group is about (``_group_object``) is drawn
+    from the group's stream; the geometry from a stream per design attempt, so a redrawn
+    design never changes the object."""
+    room, hazard, side = _group_object(sampler, group, rate, catalogue, pin)
     rng = SeededRng(NAMESPACE, sampler.family.value, group, "design", attempt)
     room_height = rng.uniform(*sampler.room_heights)
     floor_friction = rng.uniform(0.5, 0.8)
@@ -204,14 +224,14 @@ def _gets_look_alike(sampler: FamilySampler, group: int, side: Action, rate: flo
     """Whether a group stages a look-alike. Groups are picked by a low-discrepancy sequence
     over the group index (each family starting elsewhere), so any run of consecutive groups
     holds about ``rate`` of them, not a lucky or unlucky handful. Dodge groups take them
-    twice as often as catch groups (capped at every one): families plan two catches for each
-    dodge (base.CATCH_LEANING), so look-alikes split about evenly between harmless things
-    that look dangerous and dangerous things that look harmless."""
+    three times as often as catch groups (capped at every one): families plan two catches
+    for each dodge (base.CATCH_LEANING), so look-alikes split about evenly between harmless
+    things that look dangerous and dangerous things that look harmless."""
     if side is Action.NO_ACTION:
         return False
     offset = derive_seed(NAMESPACE, sampler.family.value, "look-alike") / 2.0**64
     u = (group * GOLDEN + offset) % 1.0
-    share = min(1.0, 1.5 * rate) if side is Action.TRIGGER_DODGE else 0.75 * rate
+    share = min(1.0, 1.5 * rate) if side is Action.TRIGGER_DODGE else 0.5 * rate
     return u < share
 
 
@@ -302,6 +322,7 @@ def design_problems(
                 problems.append(
                     f"{design.band.value}: designed {label.value} for a {side.value} group"
                 )
+    problems += _twin_problems(designs)
     if len(designs) > 1:
         speeds = [  # set whenever it reaches the observer
             d.arrival.peak_speed
@@ -315,6 +336,40 @@ def design_problems(
                 problems.append(
                     f"speeds at the hands do not rise with the band by x{aim:g}: "
                     + ", ".join(f"{v:.2f}" for v in speeds)
+                )
+    return problems
+
+
+def _path_gap(a: MotionPath, b: MotionPath, window: float) -> float:
+    """The largest distance between two designed paths over ``window`` s from t0."""
+    gap = 0.0
+    for x, y in zip(a.samples, b.samples, strict=False):
+        if x.t > window + 1e-9:
+            break
+        gap = max(gap, math.dist(x.pos, y.pos))
+    return gap
+
+
+def _twin_problems(designs: Sequence[Design]) -> list[str]:
+    """Why a look-alike's design would not show its cue plainly: in its window its path
+    must part by ``TWIN_DESIGN_GAP`` from its genuine twin's, at its own band and at the
+    neighbouring ones (else the cue is the speed band's)."""
+    problems = []
+    for i, design in enumerate(designs):
+        if design.layout.twin_path is None:
+            continue
+        twins = [(design.band, design.layout.twin_path)] + [
+            (designs[j].band, designs[j].layout.twin_path)
+            for j in (i - 1, i + 1)
+            if 0 <= j < len(designs) and designs[j].layout.twin_path is not None
+        ]
+        for band, twin in twins:
+            gap = _path_gap(design.layout.path, twin, design.window)  # type: ignore[arg-type]
+            if gap < TWIN_DESIGN_GAP:
+                problems.append(
+                    f"{design.band.value}: the look-alike's path parts from its twin's at the "
+                    f"{band.value} band by {100 * gap:.1f} cm in the window, "
+                    f"{100 * TWIN_DESIGN_GAP:.0f} designed for"
                 )
     return problems
 
@@ -349,12 +404,35 @@ def _group_design(
     group share them)."""
     sampler = sampler_for(family)
     bands = [SpeedBand.gravity] if gravity else list(SWEPT_BANDS)
+    found = _attempts(sampler, group, bands, rate, catalogue, pin)
+    if (
+        isinstance(found, str)
+        and _group_object(sampler, group, rate, catalogue, pin)[1].adversarial
+    ):
+        # No design shows the look-alike's cue plainly: the group stages the genuine object
+        # (a look-alike no one could see through probes nothing).
+        return _attempts(sampler, group, bands, 0.0, catalogue, pin)
+    return found
+
+
+def _attempts(
+    sampler: FamilySampler,
+    group: int,
+    bands: list[SpeedBand],
+    rate: float,
+    catalogue: Catalogue,
+    pin: Pin | None,
+) -> tuple[list[SampleContext], list[Design]] | str:
+    """The first of ``MAX_DESIGN_ATTEMPTS`` geometry draws whose every band's design is valid,
+    or why there is none."""
     reasons: list[str] = []
     for attempt in range(MAX_DESIGN_ATTEMPTS):
         contexts, designs = [], []
         try:
             for band in bands:
                 ctx, layout = _layout(sampler, group, band, rate, catalogue, attempt, pin)
+                if max(p[2] for p in _extent_points(layout)) > ctx.room_height:
+                    raise FamilyError("a piece of the scene would reach through the ceiling")
                 hazard = next(o for o in layout.objects if o.id == layout.primary)
                 contexts.append(ctx)
                 designs.append(Design(band, layout, hazard.mass_kg))

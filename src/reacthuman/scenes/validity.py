@@ -1,33 +1,52 @@
 """The validity report of a scene set: is each scene the decision problem the paper poses?
 
-``reacthuman scenes validity SET`` prints (and ``--json`` writes) four checks, from each
-scene's metadata: measured when the set was generated with ``--simulate``, designed otherwise.
+``reacthuman scenes validity SET`` prints (and ``--json`` writes) five checks, from each
+scene's metadata (measured when the set was generated with ``--simulate``, designed
+otherwise) and the set's manifest:
 
 1. **Decision moment** (``scenes.moment``): per family and speed band, the window and the
    reaction margin from the freeze to arrival or landing (min / median / max), and how many
    scenes keep their band's margin.
-2. **Speed bands**: per swept family, the arrival speed per band (median) and, per scene
-   group, whether it rises with the band and by how much from slow to very fast.
-3. **Labels**: the catch / dodge / no-action split against the paper's 141 / 156 / 9.
-4. **Adversarial objects**: the twin test of each (``scenes.twin``): how far its window is from
-   its genuine look-alike's.
+2. **Speed bands**: per swept family, the speed at the hands and the arrival speed per band
+   (median) and, per scene group, whether the speed at the hands rises with the band and by
+   how much from slow to very fast.
+3. **Labels**: the catch / dodge / no-action split against the paper's 141 / 156 / 9, and what
+   a fixed disposition scores on the set (always-catch, always-dodge).
+4. **Yield**: per family, how many scene groups the schedule tried and how many it kept (a
+   group is skipped when no design keeps its decision moment or its simulation contradicts
+   its spec): a set is the paper's decision problem by design only if few are.
+5. **Adversarial objects**: the twin test of each (``scenes.twin``): how far its window is
+   from its genuine look-alike's at its own band and the neighbouring ones.
 """
 
 from __future__ import annotations
 
 import statistics
 from collections import defaultdict
+from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
 from reacthuman.scenes.generate import MIN_SPEED_RATIO
 from reacthuman.scenes.labels import Action
 from reacthuman.scenes.moment import REACTION_MARGIN
-from reacthuman.scenes.sets import Scene
+from reacthuman.scenes.sets import Scene, SkippedScene
 from reacthuman.scenes.spec import SWEPT_BANDS, Family, SpeedBand
+from reacthuman.scenes.twin import MIN_PIXEL_SHARE, MIN_TRAJECTORY_GAP
 
 VALIDITY_FILE = "validity.json"  # in a run folder: the checks of the scenes it ran on
 PAPER_LABELS = {Action.EXECUTE_CATCH: 141, Action.TRIGGER_DODGE: 156, Action.NO_ACTION: 9}
+# What any block of seeds must hold (issue 51): the label mix near the paper's, no fixed
+# disposition above 56 % SAA, nine scene groups in ten kept in every family, and a third of
+# the look-alikes dodges.
+TARGET_SHARES = {
+    Action.EXECUTE_CATCH: (39.0, 55.0),
+    Action.TRIGGER_DODGE: (40.0, 56.0),
+    Action.NO_ACTION: (1.0, 6.0),
+}
+MAX_DISPOSITION_SAA = 56.0
+MIN_YIELD = 0.9
+MIN_ADVERSARIAL_DODGE = 1.0 / 3.0
 
 
 class Spread(BaseModel):
@@ -64,9 +83,25 @@ class SweepRow(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     family: Family
     speeds: dict[SpeedBand, float | None]  # median arrival speed per band, m/s
+    peaks: dict[SpeedBand, float | None] = {}  # median speed at the hands per band, m/s
     groups: int  # complete groups (all four bands)
-    rising: int  # groups whose arrival speed rises with every band
-    ratio: Spread  # very fast / slow per group
+    rising: int  # groups whose speed at the hands rises with every band
+    ratio: Spread  # very fast / slow speed at the hands per group
+    arrival_ratio: Spread | None = None  # very fast / slow arrival speed per group
+
+
+class YieldRow(BaseModel):
+    """How many of a family's scene groups the schedule tried and kept."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    family: Family
+    groups: int  # tried: kept and skipped
+    kept: int
+    reasons: list[str] = []  # why groups were skipped, each once, the most frequent first
+
+    @property
+    def share(self) -> float:
+        return self.kept / self.groups if self.groups else 1.0
 
 
 class TwinRow(BaseModel):
@@ -76,6 +111,7 @@ class TwinRow(BaseModel):
     twin: str
     trajectory_gap: float
     pixel_share: float
+    neighbour_gaps: dict[SpeedBand, float] = {}
     passed: bool
     label: Action
 
@@ -90,9 +126,16 @@ class Validity(BaseModel):
     paper_labels: dict[Action, int]
     adversarial: int
     twins: list[TwinRow]
+    # % SAA of a fixed disposition: the share of scenes whose label it is
+    always_catch: float = 0.0
+    always_dodge: float = 0.0
+    adversarial_labels: dict[Action, int] = {}
+    yields: list[YieldRow] = []  # empty where the set's manifest was not given
 
 
-def validity(scenes: list[Scene]) -> Validity:
+def validity(scenes: list[Scene], skipped: Sequence[SkippedScene] | None = None) -> Validity:
+    """The report for ``scenes``; ``skipped``: the set manifest's skipped seeds, for the
+    per-family yield (None: not known, no yield)."""
     sources = {s.metadata.label_source for s in scenes}
     cells: dict[tuple[Family, SpeedBand], list[Scene]] = defaultdict(list)
     for scene in scenes:
@@ -125,34 +168,29 @@ def validity(scenes: list[Scene]) -> Validity:
         mine = [s for s in scenes if s.spec.family is family and s.spec.speed_band in SWEPT_BANDS]
         if not mine:
             continue
-        speeds = {
-            band: _median(
-                [
-                    s.metadata.moment.arrival_speed
-                    for s in mine
-                    if s.spec.speed_band is band and s.metadata.moment.arrival_speed is not None
-                ]
-            )
-            for band in SWEPT_BANDS
-        }
-        groups: dict[int, dict[SpeedBand, float | None]] = defaultdict(dict)
+        groups: dict[int, dict[SpeedBand, Scene]] = defaultdict(dict)
         for s in mine:
-            groups[s.spec.group][s.spec.speed_band] = s.metadata.moment.arrival_speed
+            groups[s.spec.group][s.spec.speed_band] = s
         complete = [g for g in groups.values() if len(g) == len(SWEPT_BANDS)]
-        ratios, rising = [], 0
+        ratios, arrival_ratios, rising = [], [], 0
         for g in complete:
-            values = [g[b] for b in SWEPT_BANDS]
-            if any(v is None or v <= 0 for v in values):
+            peaks = [g[b].metadata.moment.peak_speed for b in SWEPT_BANDS]
+            arrivals = [g[b].metadata.moment.arrival_speed for b in SWEPT_BANDS]
+            if arrivals[0] and arrivals[-1]:
+                arrival_ratios.append(arrivals[-1] / arrivals[0])
+            if any(v is None or v <= 0 for v in peaks):
                 continue
-            rising += all(b > a for a, b in zip(values, values[1:], strict=False))  # type: ignore[operator]
-            ratios.append(values[-1] / values[0])  # type: ignore[operator]
+            rising += all(b > a for a, b in zip(peaks, peaks[1:], strict=False))  # type: ignore[operator]
+            ratios.append(peaks[-1] / peaks[0])  # type: ignore[operator]
         sweeps.append(
             SweepRow(
                 family=family,
-                speeds=speeds,
+                speeds=_band_medians(mine, "arrival_speed"),
+                peaks=_band_medians(mine, "peak_speed"),
                 groups=len(complete),
                 rising=rising,
                 ratio=Spread.of(ratios),
+                arrival_ratio=Spread.of(arrival_ratios),
             )
         )
     labels = {a: sum(s.metadata.label is a for s in scenes) for a in Action}
@@ -163,12 +201,14 @@ def validity(scenes: list[Scene]) -> Validity:
             twin=s.metadata.twin.twin,
             trajectory_gap=s.metadata.twin.trajectory_gap,
             pixel_share=s.metadata.twin.pixel_share,
+            neighbour_gaps=s.metadata.twin.neighbour_gaps,
             passed=s.metadata.twin.passed,
             label=s.metadata.label,
         )
         for s in scenes
         if s.metadata.twin is not None
     ]
+    total = max(len(scenes), 1)
     return Validity(
         source=sources.pop() if len(sources) == 1 else "mixed",
         scenes=len(scenes),
@@ -178,7 +218,55 @@ def validity(scenes: list[Scene]) -> Validity:
         paper_labels=PAPER_LABELS,
         adversarial=sum(s.spec.adversarial for s in scenes),
         twins=twins,
+        always_catch=round(100.0 * labels[Action.EXECUTE_CATCH] / total, 1),
+        always_dodge=round(100.0 * labels[Action.TRIGGER_DODGE] / total, 1),
+        adversarial_labels={
+            a: sum(s.metadata.label is a for s in scenes if s.spec.adversarial) for a in Action
+        },
+        yields=[] if skipped is None else yields(scenes, skipped),
     )
+
+
+def yields(scenes: list[Scene], skipped: Sequence[SkippedScene]) -> list[YieldRow]:
+    """Per family, the scene groups a set kept against those its schedule tried (kept plus
+    skipped; a skipped entry is one group: its four bands, or one gravity-paced seed)."""
+    rows = []
+    for family in Family:
+        kept = {s.spec.group for s in scenes if s.spec.family is family}
+        lost = [k for k in skipped if k.family is family]
+        if not kept and not lost:
+            continue
+        counts: dict[str, int] = defaultdict(int)
+        for k in lost:
+            counts[_short_reason(k.reason)] += 1
+        reasons = sorted(counts, key=lambda r: -counts[r])
+        rows.append(
+            YieldRow(
+                family=family,
+                groups=len(kept) + len(lost),
+                kept=len(kept),
+                reasons=[f"{counts[r]} x {r}" for r in reasons],
+            )
+        )
+    return rows
+
+
+def _short_reason(reason: str) -> str:
+    """A skip reason without the scene ids and figures that make each one unique."""
+    import re
+
+    text = re.sub(r"[a-z_]+-\d{6,}: ", "", reason.split("; ")[0])
+    text = re.sub(r"group \d+: ", "", text)
+    return re.sub(r"-?\d+\.\d+", "#", text)[:140]
+
+
+def _band_medians(scenes: list[Scene], field: str) -> dict[SpeedBand, float | None]:
+    """The median of a decision-moment figure per swept band."""
+    out = {}
+    for band in SWEPT_BANDS:
+        values = [getattr(s.metadata.moment, field) for s in scenes if s.spec.speed_band is band]
+        out[band] = _median([v for v in values if v is not None])
+    return out
 
 
 def _median(values: list[float]) -> float | None:
@@ -223,42 +311,82 @@ def format_validity(report: Validity) -> str:
         f"  slow, normal, gravity: {kept_strict}/{total_strict} keep 0.5 s; fast, very fast: "
         f"{kept_loose}/{total_loose} keep 0.3 s; shortest margin anywhere {_f(lowest)} s",
         "",
-        "2. Speed bands: median arrival speed (m/s) per band; per group, very fast / slow",
+        "2. Speed bands: median speed at the hands (m/s) per band; per group, very fast / slow",
+        "   (and of the arrival speed, as the hazard enters the reach zone)",
         f"  {'family':<17}{'slow':>7}{'normal':>8}{'fast':>7}{'v.fast':>8}{'groups':>8}"
-        f"{'rising':>8}{'ratio min':>11}{'median':>8}",
+        f"{'rising':>8}{'ratio min':>11}{'median':>8}{'arrival min':>13}",
     ]
     for sweep in report.sweeps:
-        speeds = [sweep.speeds.get(b) for b in SWEPT_BANDS]
+        peaks = [sweep.peaks.get(b) for b in SWEPT_BANDS]
+        arrival = sweep.arrival_ratio.min if sweep.arrival_ratio is not None else None
         out.append(
-            f"  {sweep.family.value:<17}{_f(speeds[0]):>7}{_f(speeds[1]):>8}{_f(speeds[2]):>7}"
-            f"{_f(speeds[3]):>8}{sweep.groups:>8}{sweep.rising:>8}{_f(sweep.ratio.min):>11}"
-            f"{_f(sweep.ratio.median):>8}"
+            f"  {sweep.family.value:<17}{_f(peaks[0]):>7}{_f(peaks[1]):>8}{_f(peaks[2]):>7}"
+            f"{_f(peaks[3]):>8}{sweep.groups:>8}{sweep.rising:>8}{_f(sweep.ratio.min):>11}"
+            f"{_f(sweep.ratio.median):>8}{_f(arrival):>13}"
         )
-    out.append(f"  (a group must rise with every band and reach x{MIN_SPEED_RATIO:g})")
+    out.append(f"  (a group must rise with every band and reach x{MIN_SPEED_RATIO:g} at the hands)")
+    out += ["", "3. Labels (this set vs the paper's 306 scenes) and fixed dispositions"]
+    out += _label_lines(report)
+    out += ["", "4. Yield: scene groups kept of those the schedule tried, per family"]
+    if not report.yields:
+        out.append("  (not known: the set's manifest was not read)")
+    for row in report.yields:
+        flag = "" if row.share >= MIN_YIELD else f"   below {100 * MIN_YIELD:.0f} %"
+        out.append(
+            f"  {row.family.value:<17}{row.kept:>4}/{row.groups:<4}{100 * row.share:6.0f} %{flag}"
+        )
+        out += [f"      skipped: {r}" for r in row.reasons[:3]]
+    if report.yields:
+        worst = min(report.yields, key=lambda r: r.share)
+        out.append(
+            f"  lowest: {worst.family.value} {100 * worst.share:.0f} % (every family needs "
+            f"{100 * MIN_YIELD:.0f} %)"
+        )
+    out += ["", *_adversarial_lines(report)]
+    return "\n".join(out)
+
+
+def _label_lines(report: Validity) -> list[str]:
     total = max(report.scenes, 1)
     paper_total = sum(report.paper_labels.values())
-    out += ["", "3. Labels (this set vs the paper's 306 scenes)"]
+    out = []
     for action in Action:
         n, p = report.labels.get(action, 0), report.paper_labels[action]
+        low, high = TARGET_SHARES[action]
+        share = 100 * n / total
+        flag = "" if low <= share <= high else f"   outside {low:g}-{high:g} %"
         out.append(
-            f"  {action.value:<15}{n:>5} ({100 * n / total:5.1f} %)   paper {p:>4} "
-            f"({100 * p / paper_total:5.1f} %)"
+            f"  {action.value:<15}{n:>5} ({share:5.1f} %)   paper {p:>4} "
+            f"({100 * p / paper_total:5.1f} %){flag}"
         )
-    out += [
-        "",
-        f"4. Adversarial objects: {report.adversarial} scenes; twin test against the genuine "
-        "look-alike (hazard points part by, share of pixels that differ)",
+    for name, saa in (("always-catch", report.always_catch), ("always-dodge", report.always_dodge)):
+        flag = "" if saa <= MAX_DISPOSITION_SAA else f"   above {MAX_DISPOSITION_SAA:g} %"
+        out.append(f"  {name:<15}SAA {saa:5.1f} %{flag}")
+    return out
+
+
+def _adversarial_lines(report: Validity) -> list[str]:
+    dodges = report.adversarial_labels.get(Action.TRIGGER_DODGE, 0)
+    out = [
+        f"5. Adversarial objects: {report.adversarial} scenes, {dodges} of them dodges "
+        f"(at least a third must be); twin test against the genuine look-alike: hazard "
+        f"points part by (>= {100 * MIN_TRAJECTORY_GAP:.0f} cm), share of close-up pixels "
+        f"that differ (>= {100 * MIN_PIXEL_SHARE:.1f} %), and the gap to the twin at the "
+        "neighbouring bands"
     ]
     for twin in report.twins:
         gap, share = 100 * twin.trajectory_gap, 100 * twin.pixel_share
+        near = ", ".join(
+            f"{band.value} {100 * g:.1f} cm" for band, g in twin.neighbour_gaps.items()
+        )
         out.append(
             f"  {twin.scene_id:<24}{twin.object:<27} vs {twin.twin:<16}"
             f"{gap:6.1f} cm{share:8.2f} %  {'pass' if twin.passed else 'FAIL'}  "
-            f"{twin.label.value}"
+            f"{twin.label.value}" + (f"  (neighbours: {near})" if near else "")
         )
     if report.adversarial and not report.twins:
         out.append("  (no twin tests: generate the set with --simulate)")
-    return "\n".join(out)
+    return out
 
 
 def _range(low: float | None, high: float | None) -> str:
@@ -298,6 +426,7 @@ def validity_markdown(report: Validity) -> list[str]:
         "",
     ]
     sweeps = {row.family: row for row in report.sweeps}
+    kept_groups = {row.family: row for row in report.yields}
     rows = []
     for family in Family:
         mine = [r for r in report.moments if r.family is family]
@@ -308,17 +437,19 @@ def validity_markdown(report: Validity) -> list[str]:
         margins_max = [r.margin.max for r in mine if r.margin.max is not None]
         sweep = sweeps.get(family)
         speeds = (
-            " / ".join(_f(sweep.speeds.get(b)) for b in SWEPT_BANDS) if sweep is not None else "-"
+            " / ".join(_f(sweep.peaks.get(b)) for b in SWEPT_BANDS) if sweep is not None else "-"
         )
         ratio = (
             f"{sweep.rising}/{sweep.groups}, x{_f(sweep.ratio.min)}"
             if sweep is not None and sweep.groups
             else "-"
         )
+        kept = kept_groups.get(family)
         rows.append(
             [
                 family.value,
                 str(sum(r.scenes for r in mine)),
+                "-" if kept is None else f"{kept.kept}/{kept.groups}",
                 _range(min(windows, default=None), max(windows, default=None)),
                 _range(min(margins_min, default=None), max(margins_max, default=None)),
                 f"{sum(r.kept for r in mine)}/{sum(r.scenes for r in mine)}",
@@ -329,10 +460,11 @@ def validity_markdown(report: Validity) -> list[str]:
     header = [
         "family",
         "scenes",
+        "groups kept",
         "window s",
         "margin s",
         "keep their band's margin",
-        "arrival m/s slow / normal / fast / v.fast",
+        "at the hands m/s slow / normal / fast / v.fast",
         "groups rising, min v.fast/slow",
     ]
     lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
@@ -343,22 +475,43 @@ def validity_markdown(report: Validity) -> list[str]:
         f"paper {report.paper_labels[a]})"
         for a in Action
     )
-    lines += ["", f"Labels: {split}."]
+    lines += [
+        "",
+        f"Labels: {split}. A fixed disposition scores: always-catch {report.always_catch:.1f} % "
+        f"SAA, always-dodge {report.always_dodge:.1f} % (each at most "
+        f"{MAX_DISPOSITION_SAA:g} % on a valid set).",
+    ]
+    if report.yields:
+        worst = min(report.yields, key=lambda r: r.share)
+        kept = sum(r.kept for r in report.yields)
+        tried = sum(r.groups for r in report.yields)
+        lines.append(
+            f"Scene groups kept: {kept} of the {tried} the schedule tried; the lowest family "
+            f"{worst.family.value} {100 * worst.share:.0f} % (at least {100 * MIN_YIELD:.0f} % "
+            "in every family)."
+        )
+    dodges = report.adversarial_labels.get(Action.TRIGGER_DODGE, 0)
     if report.twins:
         passed = sum(t.passed for t in report.twins)
+        near = [g for t in report.twins for g in t.neighbour_gaps.values()]
         lines.append(
-            f"Adversarial objects: {report.adversarial} scenes; {passed} of "
-            f"{len(report.twins)} twin-tested pass against their genuine look-alike (in the "
-            "window the hazard paths part by "
+            f"Adversarial objects: {report.adversarial} scenes, {dodges} of them dodges; "
+            f"{passed} of {len(report.twins)} twin-tested pass against their genuine "
+            "look-alike (in the window the hazard paths part by "
             f"{100 * min(t.trajectory_gap for t in report.twins):.1f}-"
-            f"{100 * max(t.trajectory_gap for t in report.twins):.1f} cm and "
-            f"{100 * min(t.pixel_share for t in report.twins):.2f}-"
-            f"{100 * max(t.pixel_share for t in report.twins):.2f} % of a frame's pixels "
-            "differ)."
+            f"{100 * max(t.trajectory_gap for t in report.twins):.1f} cm"
+            + (
+                f", and by {100 * min(near):.1f} cm at least from the twin at a neighbouring band"
+                if near
+                else ""
+            )
+            + f"; {100 * min(t.pixel_share for t in report.twins):.2f}-"
+            f"{100 * max(t.pixel_share for t in report.twins):.2f} % of a close-up frame's "
+            "pixels differ)."
         )
     elif report.adversarial:
         lines.append(
-            f"Adversarial objects: {report.adversarial} scenes, not twin-tested (a set "
-            "generated without `--simulate`)."
+            f"Adversarial objects: {report.adversarial} scenes, {dodges} of them dodges, not "
+            "twin-tested (a set generated without `--simulate`)."
         )
     return lines

@@ -19,7 +19,9 @@ from reacthuman.scenes.kinematics import principal_inertia
 from reacthuman.scenes.spec import Furniture, FurnitureKind, SceneObject, SceneSpec
 from reacthuman.sim.visuals import Part, parts, shade
 
-WALL = 0.1  # m, wall and ceiling thickness
+# m, wall and ceiling thickness: slabs a 12 m/s throw cannot pass through (at 0.1 m a pair of
+# scissors thrown past the robot went through the back wall and fell 39 m below the floor)
+WALL = 0.5
 WALL_FRICTION = 0.1  # ladder_slip designs for this (PAINTED_WALL_FRICTION)
 VISUAL = {"contype": "0", "conaffinity": "0", "group": "1"}
 HIDDEN_COLLISION = {"group": "3"}

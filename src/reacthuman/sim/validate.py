@@ -25,7 +25,7 @@ from reacthuman.scenes.generate import MIN_SPEED_RATIO, sampler_for
 from reacthuman.scenes.moment import margin_problem
 from reacthuman.scenes.spec import Family, SceneSpec
 from reacthuman.scenes.truth import GroundTruth
-from reacthuman.scenes.twin import TwinTest, compare, twin_spec
+from reacthuman.scenes.twin import TwinTest, compare, neighbour_twins, twin_spec
 
 MIN_TRAVEL = 0.10  # m the hazard point must move when the design moves it
 # Contacts are soft: a 6 kg ceiling panel slapping down at 11 m/s sinks up to 15 cm into the
@@ -124,8 +124,13 @@ class SceneCheck:
         twin = None
         if spec.adversarial and not reasons:
             mirror = self.observer.observe(twin_spec(spec))
-            if mirror.status == "failed" or mirror.truth is None:
-                reasons.append(f"its genuine twin could not be simulated: {mirror.reasons}")
+            neighbours = [(band, self.observer.observe(s)) for band, s in neighbour_twins(spec)]
+            failed = [r for r in (mirror, *(n for _b, n in neighbours)) if r.truth is None]
+            if mirror.status == "failed" or failed:
+                reasons.append(
+                    "its genuine twin could not be simulated: "
+                    + "; ".join(r for f in failed for r in f.reasons)
+                )
             else:
                 twin = compare(
                     spec,
@@ -133,6 +138,7 @@ class SceneCheck:
                     result.folder / FRAMES_DIR,
                     mirror.truth,
                     mirror.folder / FRAMES_DIR,
+                    [(band, n.truth) for band, n in neighbours if n.truth is not None],
                 )
                 if not twin.passed:
                     reasons.append(twin.reason())

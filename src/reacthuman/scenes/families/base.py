@@ -44,6 +44,7 @@ from reacthuman.scenes.spec import (
     Shape,
     SpeedBand,
 )
+from reacthuman.scenes.twin import as_twin
 
 SpeedRanges = dict[SpeedBand, tuple[float, float]]
 
@@ -93,6 +94,9 @@ class Layout:
     # The designed paths of other objects that move toward the robot (a chain's striker
     # rolling on after the strike): each is a hazard where it reaches (scenes.labels).
     other_paths: dict[str, MotionPath] = field(default_factory=dict)
+    # A look-alike's path in this same scene with its genuine twin's physics (what the twin
+    # test simulates, scenes.twin): the design must part the two plainly in the window.
+    twin_path: MotionPath | None = None
 
 
 @dataclass
@@ -495,6 +499,12 @@ def adversarial_pool(sampler: FamilySampler, catalogue: Catalogue) -> list[Catal
         for v in catalogue.variants_of(name)
         if bool(intrinsic_reasons(v)) != bool(intrinsic_reasons(catalogue.get(name)))
     ]
+
+
+def twin_of(ctx: SampleContext, obj: SceneObject) -> SceneObject | None:
+    """For a look-alike, the same object with its genuine twin's physics (its jitter kept):
+    what the family's ``Layout.twin_path`` is computed with. None for a genuine object."""
+    return as_twin(obj, ctx.catalogue) if obj.adversarial else None
 
 
 def planned_side(sampler: FamilySampler, group: int) -> Action:

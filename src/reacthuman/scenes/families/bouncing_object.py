@@ -24,9 +24,17 @@ from reacthuman.scenes.families.base import (
     long_table,
     register,
     rolling_spin,
+    twin_of,
 )
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
 
+# It comes down onto the counter hard, early in the window (0.1-0.2 s in: as off a bounce on
+# the floor): 4-4.5 m/s at impact. A tennis ball then bounces 13-16 cm back up where a
+# lead-cored one thuds (a sim restitution of 0.4 against 0.05), a foam bowling ball where a
+# bowling ball barely rises: the window shows what the ball is made of, by a margin a person
+# sees (the twin test's 10 cm). A gentle drop (0.25-0.45 m, as first built) showed 2-7 cm.
+DROP = (0.45, 0.6)  # m of its centre above resting on the counter at the start
+DOWN = (-3.0, -2.4)  # m/s, vertical at the start
 BOUNCE_SPEEDS = {
     SpeedBand.slow: (1.25, 1.4),
     SpeedBand.normal: (2.0, 2.2),
@@ -44,13 +52,13 @@ def build(ctx: SampleContext) -> Layout:
     start = (
         rng.uniform(4.0, 4.6),
         counter_y + rng.uniform(-0.12, 0.12),
-        height + radius + rng.uniform(0.25, 0.45),
+        height + radius + rng.uniform(*DROP),
     )
     counter, top = long_table(
         ctx, "counter", near_edge, start[0] + 0.3, counter_y, height, rng.uniform(0.4, 0.6)
     )
     aim_y = counter_y + rng.uniform(-0.12, 0.12)
-    vz = rng.uniform(-1.2, 0.3)
+    vz = rng.uniform(*DOWN)
     twist = rng.uniform(-2.0, 2.0)  # about the vertical: it does not change the bounces
     speed = ctx.speed(BOUNCE_SPEEDS)
     dx, dy = near_edge - start[0], aim_y - start[1]
@@ -62,6 +70,7 @@ def build(ctx: SampleContext) -> Layout:
         ctx.hazard, "hazard", ObjectRole.hazard, start, lin_vel=vel, ang_vel=(*roll[:2], twist)
     )
     path = fly(ctx, hazard, [top])
+    twin = twin_of(ctx, hazard)
     return Layout(
         furniture=[counter],
         objects=[hazard],
@@ -71,6 +80,7 @@ def build(ctx: SampleContext) -> Layout:
         description=(
             f"{ctx.hazard.looks_like} comes bouncing along a counter toward its end and the robot"
         ),
+        twin_path=None if twin is None else fly(ctx, twin, [top]),
     )
 
 
@@ -88,6 +98,7 @@ SAMPLER = register(
             "beach_ball",
             "baseball",
             "bowling_ball",  # it hardly bounces: dropped onto the counter it thuds and rolls
+            "apple",  # knocked off a fruit bowl: it hardly bounces, a steel one rings back up
         ),
         rooms=(RoomType.playroom, RoomType.living_room, RoomType.garage, RoomType.hallway),
         build=build,

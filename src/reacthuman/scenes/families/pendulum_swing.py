@@ -29,6 +29,7 @@ from reacthuman.scenes.families.base import (
     entry_x,
     furniture,
     register,
+    twin_of,
 )
 from reacthuman.scenes.kinematics import G, MotionPath, integrate_angle, principal_inertia
 from reacthuman.scenes.spec import Family, FurnitureKind, Joint, ObjectRole, RoomType, SpeedBand
@@ -42,6 +43,12 @@ KNOCKS = {
     SpeedBand.very_fast: (2.3, 2.35),
 }
 OUTSIDE = (0.05, 0.2)  # m the hanging bob starts beyond the reach zone's edge
+# The rope's mount damps the swing (a swivel that squeaks): a light bob visibly, a heavy one
+# hardly at all. A look-alike's design must part it from its genuine twin in the window by
+# the twin test's margin (a lead-filled bean bag swings out on as a bean bag would not), which
+# takes a stiff mount; a light bob's own design needs a gentler one, or its return swing
+# dies before it reaches the hands (each design draws it in this range).
+MOUNT_DAMPING = (0.3, 1.6)  # N m s / rad
 LATERAL = 0.15  # m: the swing plane is at most this far to either side of the robot
 
 
@@ -53,7 +60,7 @@ def build(ctx: SampleContext) -> Layout:
     meet = rng.uniform(*HANDS_MEET_AHEAD)  # the weakest return turns here, m ahead
     meet_z = rng.uniform(*HANDS_MEET_HEIGHT)  # ... at this height
     pivot_x = entry_x(pivot_y) + rng.uniform(*OUTSIDE)
-    damping = rng.uniform(0.15, 0.4)  # N m s / rad: the rope's mount; a light bob feels it
+    damping = rng.uniform(*MOUNT_DAMPING)  # N m s / rad: a light bob feels it, a heavy one not
     knock = ctx.speed(KNOCKS)
     reach_back = pivot_x - meet  # horizontal, from the bottom to where it turns back
     # The rope, so that the weakest return turns at meet_z: a circle through the bottom point
@@ -71,13 +78,20 @@ def build(ctx: SampleContext) -> Layout:
     if reach_back >= length:
         raise FamilyError("the rope is too short to swing back to the hands")
     pivot = (pivot_x, pivot_y, pivot_z)
-    spin_inertia = principal_inertia(ctx.hazard.shape, ctx.hazard.mass_kg)[0]
-    # A physical pendulum: the bob's own inertia about its centre (it hangs along the rope,
-    # its z axis) adds to m L^2 about the pivot.
-    inertia = ctx.hazard.mass_kg * length * length + spin_inertia
-    stiffness = ctx.hazard.mass_kg * G * length / inertia
 
-    def swing(rate: float) -> list[tuple[float, float, float]]:
+    def pendulum(mass: float) -> tuple[float, float]:
+        """Inertia about the pivot and g-stiffness of a bob of ``mass``: a physical pendulum,
+        the bob's own inertia about its centre (it hangs along the rope, its z axis) added to
+        m L^2."""
+        spin_inertia = principal_inertia(ctx.hazard.shape, mass)[0]
+        inertia = mass * length * length + spin_inertia
+        return inertia, mass * G * length / inertia
+
+    inertia, stiffness = pendulum(ctx.hazard.mass_kg)
+
+    def swing(
+        rate: float, inertia: float = inertia, stiffness: float = stiffness
+    ) -> list[tuple[float, float, float]]:
         return integrate_angle(
             lambda th, w: -stiffness * math.sin(th) - damping / inertia * w,
             0.0,
@@ -128,10 +142,16 @@ def build(ctx: SampleContext) -> Layout:
         (0.8, 0.8, 0.8),
         0.5,
     )
-    path = MotionPath()
-    for t, theta, omega in swing(theta_dot):
-        vel = (length * omega * math.cos(theta), 0.0, length * omega * math.sin(theta))
-        path.append(t, bob(theta), vel, 0.5 * inertia * omega * omega)
+
+    def swung(inertia: float, stiffness: float) -> MotionPath:
+        path = MotionPath()
+        for t, theta, omega in swing(theta_dot, inertia, stiffness):
+            vel = (length * omega * math.cos(theta), 0.0, length * omega * math.sin(theta))
+            path.append(t, bob(theta), vel, 0.5 * inertia * omega * omega)
+        return path
+
+    path = swung(inertia, stiffness)
+    twin = twin_of(ctx, hazard)
     # The room holds the hardest knock's swing, the same room in every band of the group.
     hardest = max(swing(KNOCKS[SpeedBand.very_fast][1] * weakest), key=lambda a: a[1])
     far = bob(hardest[1])
@@ -146,6 +166,7 @@ def build(ctx: SampleContext) -> Layout:
             "toward the robot"
         ),
         extent_points=[far],
+        twin_path=None if twin is None else swung(*pendulum(twin.mass_kg)),
     )
 
 
@@ -162,11 +183,12 @@ SAMPLER = register(
             "bean_bag",
             "teddy_bear",
             "basketball",
+            "bowling_ball",  # on a rope from a garage beam: the physics teacher's pendulum
         ),
         rooms=(RoomType.garage, RoomType.living_room, RoomType.playroom, RoomType.dining_room),
         build=build,
         shows_mass=True,
-        room_heights=(3.0, 3.5),  # a long rope swings slowly enough to leave time
+        room_heights=(3.3, 3.8),  # a long rope swings slowly enough to leave time
         plan_phase=2,
     )
 )

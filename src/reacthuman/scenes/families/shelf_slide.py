@@ -29,6 +29,7 @@ from reacthuman.scenes.families.base import (
     mu,
     register,
     slide_down,
+    twin_of,
 )
 from reacthuman.scenes.geometry import quat_from_axis_angle, quat_from_yaw, quat_mul
 from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType
@@ -101,6 +102,10 @@ def build(ctx: SampleContext) -> Layout:
         }
     )
     path = slide_down(ctx, hazard, down, incline_accel(angle, friction), start_s)
+    twin = twin_of(ctx, hazard)
+    if twin is not None:
+        twin_accel = incline_accel(angle, mu(twin, shelf_friction))
+        twin_path = slide_down(ctx, twin, down, twin_accel, start_s)
     across = min(size_x, size_y)
     wall = side * (lateral + max(depth, across) / 2.0 + 0.005)
     return Layout(
@@ -114,6 +119,7 @@ def build(ctx: SampleContext) -> Layout:
             "toward the robot"
         ),
         side_wall=wall,
+        twin_path=None if twin is None else twin_path,
     )
 
 
@@ -145,7 +151,10 @@ SAMPLER = register(
         ),
         rooms=(RoomType.kitchen, RoomType.living_room, RoomType.garage, RoomType.laundry_room),
         build=build,
-        shows_mass=True,
+        # No look-alike: on an incline a foam brick slides as a brick does (friction, not
+        # mass, sets the pace; their materials' grip differs by 4-26 cm in the window, the
+        # slow band's by less than the twin test's 10 cm, measured), so neither a person
+        # nor a model could see through one.
         # The slow band creeps down the shelf and reaches its low end about 4 s after t0.
         horizon=4.5,
         plan_phase=1,

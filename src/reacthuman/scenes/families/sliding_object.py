@@ -32,6 +32,7 @@ from reacthuman.scenes.families.base import (
     mu,
     register,
     slide_down,
+    twin_of,
 )
 from reacthuman.scenes.geometry import quat_from_axis_angle, quat_from_yaw, quat_mul
 from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType, SpeedBand
@@ -105,12 +106,17 @@ def build(ctx: SampleContext) -> Layout:
         }
     )
     path = slide_down(ctx, hazard, down, incline_accel(angle, friction), start_s)
+    twin = twin_of(ctx, hazard)
+    if twin is not None:
+        twin_accel = incline_accel(angle, mu(twin, ramp_friction))
+        twin_path = slide_down(ctx, twin, down, twin_accel, start_s)
     return Layout(
         furniture=[counter, ramp],
         objects=[hazard],
         primary=hazard.id,
         path=path,
         event_origin=surface,
+        twin_path=None if twin is None else twin_path,
         description=(
             f"{ctx.hazard.looks_like} slides down a ramp on a counter toward its end and the robot"
         ),
@@ -144,7 +150,10 @@ SAMPLER = register(
         ),
         rooms=(RoomType.garage, RoomType.playroom, RoomType.living_room, RoomType.hallway),
         build=build,
-        shows_mass=True,
+        # No look-alike: on an incline a foam brick slides as a brick does (friction, not
+        # mass, sets the pace; their materials' grip differs by 4-26 cm in the window, the
+        # slow band's by less than the twin test's 10 cm, measured), so neither a person
+        # nor a model could see through one.
         # The slow band slides the 1.8-1.9 m down the ramp (0.3 m/s, gaining a little) and
         # comes off its low end 3.8-4.6 s after t0, into the hands 0.15 s later.
         horizon=5.0,
