@@ -12,6 +12,7 @@ from reacthuman.gait_table import load_gaits
 from reacthuman.scenes.cameras import ASPECT
 from reacthuman.scenes.catalogue import default_catalogue
 from reacthuman.scenes.families import REGISTRY
+from reacthuman.scenes.families.base import planned_side
 from reacthuman.scenes.generate import (
     DEFAULT_ADVERSARIAL_RATE,
     MIN_SPEED_RATIO,
@@ -21,7 +22,6 @@ from reacthuman.scenes.generate import (
 )
 from reacthuman.scenes.geometry import box_corners, project, quat_rotate, sub
 from reacthuman.scenes.kinematics import G
-from reacthuman.scenes.families.base import planned_side
 from reacthuman.scenes.labels import (
     Action,
     Arrival,
@@ -278,7 +278,7 @@ def test_object_drop_glides_off_the_table_end_inside_its_horizon_in_every_band()
         assert spec.timing.horizon == 4.5
         assert spec.intended.floor_time is not None, spec.scene_id
         assert spec.intended.floor_time < spec.timing.horizon - 0.25, spec.scene_id
-    assert generate_scene(Family.rolling_ball, 0).timing.horizon == 3.5
+    assert generate_scene(Family.thrown_object, 0).timing.horizon == 3.5
 
 
 def test_ramp_angles_are_above_the_friction_cone():
@@ -448,8 +448,8 @@ def test_adversarial_rate_is_configurable_and_look_alikes_go_where_mass_shows():
 def test_adversarial_rate_changes_the_object_not_the_group():
     found = False
     for seed in range(0, 64, 4):
-        a = generate_scene("shelf_slide", seed, 0.0)
-        b = generate_scene("shelf_slide", seed, 1.0)
+        a = generate_scene("bouncing_object", seed, 0.0)
+        b = generate_scene("bouncing_object", seed, 1.0)
         if not b.adversarial:
             continue  # a catch group whose draw stays genuine (look-alikes favour dodges)
         found = True

@@ -19,9 +19,9 @@ from reacthuman.scenes.moment import (
 from reacthuman.scenes.sets import generate_set, metadata_for
 from reacthuman.scenes.spec import Family, SpeedBand
 from reacthuman.scenes.truth import ground_truth
-from reacthuman.scenes.twin import compare, neighbour_bands, neighbour_twins, twin_spec
+from reacthuman.scenes.twin import compare, neighbour_bands, twin_spec
 from reacthuman.scenes.validity import format_validity, validity, validity_markdown
-from reacthuman.sim.validate import group_rejection_reasons, rejection_reasons
+from reacthuman.sim.validate import group_rejection_reasons, neighbour_twins, rejection_reasons
 
 DT = 1.0 / 240.0
 
@@ -89,7 +89,7 @@ def test_an_adversarial_scenes_twin_has_the_genuine_physics_and_the_same_look():
     spec = next(
         s
         for seed in range(0, 64, 4)
-        if (s := generate_scene("shelf_slide", seed, adversarial_rate=1.0)).adversarial
+        if (s := generate_scene("bouncing_object", seed, adversarial_rate=1.0)).adversarial
     )
     twin = twin_spec(spec)
     fake, real = spec.hazard, twin.hazard
@@ -129,7 +129,7 @@ def test_the_twin_test_needs_ten_centimetres_here_and_at_the_neighbouring_bands(
     spec = next(
         s
         for seed in range(1, 64, 4)  # a normal band: neighbours slow and fast
-        if (s := generate_scene("shelf_slide", seed, adversarial_rate=1.0)).adversarial
+        if (s := generate_scene("bouncing_object", seed, adversarial_rate=1.0)).adversarial
     )
     frames, twin_frames = tmp_path / "a", tmp_path / "b"
     frames.mkdir()

@@ -115,13 +115,17 @@ def summarise_arrival(
         (t_a, p_a), (t_b, p_b) = span[0], span[-1]
         first_speed = math.dist(p_a, p_b) / (t_b - t_a)
     airborne_entry = floor_time is None or first_t <= floor_time
-    candidates = [
-        (speed, energy)
+    until_hands = [
+        (speed, energy, ahead)
         for t, _pos, speed, energy, ahead in inside
-        if ahead
-        and t <= hands_t + 1e-9
+        if t <= hands_t + 1e-9
         and (not airborne_entry or floor_time is None or t <= floor_time + 1e-9)
-    ] or [(speed, energy) for _t, _pos, speed, energy, _ahead in inside[:1]]
+    ]
+    candidates = (
+        [(speed, energy) for speed, energy, ahead in until_hands if ahead]
+        or [(speed, energy) for speed, energy, _ahead in until_hands]  # nothing in front
+        or [(speed, energy) for _t, _pos, speed, energy, _ahead in inside[:1]]
+    )
     return ArrivalSummary(
         reaches_observer=True,
         arrival_time=first_t,

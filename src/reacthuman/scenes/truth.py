@@ -9,7 +9,7 @@ definitions and the same label rule the scene generator uses.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
@@ -114,7 +114,7 @@ def ground_truth(
     final_center: float | None = None,
     poses: Sequence[tuple[Vec3, Quat]] | None = None,
     obstacles: Sequence[Obstacle] = (),
-    others: dict[str, Sequence[Sequence]] | None = None,
+    others: Mapping[str, Sequence[Sequence]] | None = None,
 ) -> GroundTruth:
     """Ground truth from (t after t0, position, velocity[, kinetic energy]) of the hazard point
     at every step (``reach.Sample``); ``lowest_center`` and ``final_center``: the lowest and

@@ -110,19 +110,6 @@ def neighbour_bands(spec: SceneSpec) -> list[tuple[SpeedBand, int]]:
     ]
 
 
-def neighbour_twins(spec: SceneSpec) -> list[tuple[SpeedBand, SceneSpec]]:
-    """The genuine twin of an adversarial scene at each neighbouring band of its group."""
-    from reacthuman.scenes.generate import generate_scene
-
-    out = []
-    for band, seed in neighbour_bands(spec):
-        sibling = generate_scene(
-            spec.family, seed, spec.generator.adversarial_rate, pin=spec.generator.pin
-        )
-        out.append((band, twin_spec(sibling)))
-    return out
-
-
 def _gap(truth: GroundTruth, other: GroundTruth, window: float) -> float:
     """The largest distance between two hazard-point trajectories over ``window``."""
     gap = 0.0

@@ -330,12 +330,13 @@ def format_validity(report: Validity) -> str:
     out += ["", "4. Yield: scene groups kept of those the schedule tried, per family"]
     if not report.yields:
         out.append("  (not known: the set's manifest was not read)")
-    for row in report.yields:
-        flag = "" if row.share >= MIN_YIELD else f"   below {100 * MIN_YIELD:.0f} %"
+    for kept in report.yields:
+        flag = "" if kept.share >= MIN_YIELD else f"   below {100 * MIN_YIELD:.0f} %"
         out.append(
-            f"  {row.family.value:<17}{row.kept:>4}/{row.groups:<4}{100 * row.share:6.0f} %{flag}"
+            f"  {kept.family.value:<17}{kept.kept:>4}/{kept.groups:<4}{100 * kept.share:6.0f} %"
+            + flag
         )
-        out += [f"      skipped: {r}" for r in row.reasons[:3]]
+        out += [f"      skipped: {r}" for r in kept.reasons[:3]]
     if report.yields:
         worst = min(report.yields, key=lambda r: r.share)
         out.append(
@@ -444,12 +445,12 @@ def validity_markdown(report: Validity) -> list[str]:
             if sweep is not None and sweep.groups
             else "-"
         )
-        kept = kept_groups.get(family)
+        family_groups = kept_groups.get(family)
         rows.append(
             [
                 family.value,
                 str(sum(r.scenes for r in mine)),
-                "-" if kept is None else f"{kept.kept}/{kept.groups}",
+                "-" if family_groups is None else f"{family_groups.kept}/{family_groups.groups}",
                 _range(min(windows, default=None), max(windows, default=None)),
                 _range(min(margins_min, default=None), max(margins_max, default=None)),
                 f"{sum(r.kept for r in mine)}/{sum(r.scenes for r in mine)}",

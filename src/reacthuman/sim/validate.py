@@ -21,11 +21,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from reacthuman.layout import FRAMES_DIR
-from reacthuman.scenes.generate import MIN_SPEED_RATIO, sampler_for
+from reacthuman.scenes.generate import MIN_SPEED_RATIO, generate_scene, sampler_for
 from reacthuman.scenes.moment import margin_problem
-from reacthuman.scenes.spec import Family, SceneSpec
+from reacthuman.scenes.spec import Family, SceneSpec, SpeedBand
 from reacthuman.scenes.truth import GroundTruth
-from reacthuman.scenes.twin import TwinTest, compare, neighbour_twins, twin_spec
+from reacthuman.scenes.twin import TwinTest, compare, neighbour_bands, twin_spec
 
 MIN_TRAVEL = 0.10  # m the hazard point must move when the design moves it
 # Contacts are soft: a 6 kg ceiling panel slapping down at 11 m/s sinks up to 15 cm into the
@@ -106,6 +106,18 @@ def group_rejection_reasons(specs: Sequence[SceneSpec], truths: Sequence[GroundT
                 f"x{MIN_SPEED_RATIO:g}: " + ", ".join(f"{v:.2f}" for v in speeds)
             )
     return reasons
+
+
+def neighbour_twins(spec: SceneSpec) -> list[tuple[SpeedBand, SceneSpec]]:
+    """The genuine twin of an adversarial scene at each neighbouring band of its group (the
+    same object thrown, pushed or knocked a band slower or faster)."""
+    out = []
+    for band, seed in neighbour_bands(spec):
+        sibling = generate_scene(
+            spec.family, seed, spec.generator.adversarial_rate, pin=spec.generator.pin
+        )
+        out.append((band, twin_spec(sibling)))
+    return out
 
 
 class SceneCheck:

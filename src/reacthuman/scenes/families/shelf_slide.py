@@ -40,7 +40,7 @@ THICKNESS = 0.03
 # it was knocked to (the swept speed) and drops off the end into the hands. (A low end at
 # 1.25-1.5 m made every band fall the last 0.2-0.4 m to the hands, and gravity set the
 # speed they met: x1.1 from slow to very fast.)
-LOW_END_HEIGHT = (0.95, 1.05)  # m
+LOW_END_HEIGHT = (1.04, 1.09)  # m
 
 
 def build(ctx: SampleContext) -> Layout:
@@ -48,7 +48,7 @@ def build(ctx: SampleContext) -> Layout:
     side = rng.sign()
     depth = rng.uniform(0.26, 0.34)
     lateral = rng.uniform(0.35, 0.55)  # the shelf's centre line
-    low_x = rng.uniform(0.65, 0.95)  # the low end, inside the reach zone
+    low_x = rng.uniform(0.55, 0.8)  # the low end, inside the reach zone
     low_center = rng.uniform(*LOW_END_HEIGHT)  # the object's centre at the low end
     run = rng.uniform(0.8, 0.95)  # m from the start to the reach zone's edge, horizontally
     past = math.radians(rng.uniform(0.3, 0.7))
