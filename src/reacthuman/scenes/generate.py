@@ -82,6 +82,7 @@ HORIZON = 3.5  # s after t0 that intended motion and ground truth cover
 # the simulation's differences from the closed form.
 TWIN_DESIGN_GAP = 0.13  # m
 MAX_DESIGN_ATTEMPTS = 40  # geometry draws per scene group before the group is given up
+LANDING_SPARE = 0.5  # s a designed landing leaves before the end of the ground truth
 # Very fast / slow speed at the hands (``reach.ArrivalSummary.peak_speed``) in a swept group
 # (paper 5.2): the sweep must change what the hands face, not only how fast the hazard
 # travels somewhere before it (a ball rolled off a counter meets hands held under its edge
@@ -280,6 +281,12 @@ class Design:
             out.append(f"{self.band.value}: the hazard was meant to {meant}")
         if self.starts_in_reach:
             out.append(f"{self.band.value}: the hazard starts inside the reach zone")
+        floor, horizon = self.layout.path.floor_time, self.layout.path.end.t
+        if floor is not None and floor > horizon - LANDING_SPARE:
+            out.append(
+                f"{self.band.value}: it lands {floor:.2f} s after t0, too near the end of the "
+                f"ground truth ({horizon:.2f} s) for a simulation a little slower to land in it"
+            )
         if self.margin is not None:
             need = REACTION_MARGIN[self.band] + self.slack
             if self.margin < need - 1e-9:

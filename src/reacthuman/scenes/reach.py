@@ -109,11 +109,18 @@ def summarise_arrival(
         return ArrivalSummary(reaches_observer=False)
     first_t, first_pos, first_speed, first_energy, _ahead = inside[0]
     span = [(t, pos) for t, pos in before if t >= first_t - ARRIVAL_SPAN - 1e-9]
-    if len(span) < 2:  # set moving where it rested inside the zone: the speed it sets off with
+    set_moving = len(span) < 2  # where it rested inside the zone: the speed it sets off with
+    if set_moving:
         span = [(t, pos) for t, pos, *_rest in inside if t <= first_t + ARRIVAL_SPAN + 1e-9]
     if len(span) >= 2 and span[-1][0] > span[0][0]:
         (t_a, p_a), (t_b, p_b) = span[0], span[-1]
         first_speed = math.dist(p_a, p_b) / (t_b - t_a)
+    if set_moving:
+        # Struck where it rested in reach (a row's last ball, a chain's target): the hands
+        # meet what it sets off with, not a contact's jolt in the step it starts.
+        energy = max(e for t, _p, _s, e, _a in inside if t <= first_t + ARRIVAL_SPAN + 1e-9)
+        hands_t = first_t
+        inside[0] = (first_t, first_pos, first_speed, energy, inside[0][4])
     airborne_entry = floor_time is None or first_t <= floor_time
     until_hands = [
         (speed, energy, ahead)
