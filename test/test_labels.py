@@ -131,7 +131,15 @@ def test_a_heavy_striker_that_rolls_into_reach_makes_a_harmless_target_a_dodge()
     stops = Arrival(reaches_observer=False)
     assert action_label(teddy, GENTLE, [(ball, stops)]) is Action.EXECUTE_CATCH
     assert action_label(teddy, GENTLE, [(ball, rolls_in)]) is Action.TRIGGER_DODGE
-    assert safety_label(teddy, GENTLE, [(ball, rolls_in)]).reasons == ["heavy (trigger)"]
+    assert safety_label(teddy, GENTLE, [(ball, rolls_in)]).reasons == ["heavy (bowling_ball)"]
+    # Another item of the same kind adds only what the primary's own reasons do not say.
+    brick = scene_object("brick")
+    other = brick.model_copy(update={"id": "stack_1"})
+    hard = Arrival(reaches_observer=True, peak_speed=6.0, peak_kinetic_energy=40.0)
+    assert safety_label(brick, GENTLE, [(other, hard)]).reasons == [
+        "heavy",
+        "high_energy (stack_1)",
+    ]
     # A striker alone in reach is still a hazard: the target never came.
     assert action_label(teddy, AWAY, [(ball, rolls_in)]) is Action.TRIGGER_DODGE
     light = scene_object("baseball").model_copy(update={"id": "trigger"})

@@ -93,15 +93,30 @@ def safety_label(
 ) -> SafetyLabel:
     """The primary hazard's reasons (whether or not it reaches: grabbing a knife that does not
     arrive is still dangerous, rule R2), and those of every other object that reaches the
-    observer, named by its id ("heavy (trigger)")."""
+    observer: named by its kind ("heavy (bowling_ball)"), or for another item of the same kind
+    (a stack's, a row's) by its id, where it adds to the primary's own ("high_energy
+    (stack_1)")."""
     reasons = _reasons(hazard, arrival)
+    own = list(reasons)
     for obj, other in others:
-        if other.reaches_observer:
-            name = obj.id if isinstance(obj, SceneObject) else obj.name
-            reasons += [
-                f"{r} ({name})" for r in _reasons(obj, other) if f"{r} ({name})" not in reasons
-            ]
+        if not other.reaches_observer:
+            continue
+        same_kind = _kind(obj) == _kind(hazard)  # a stack's or a row's other items
+        for reason in _reasons(obj, other):
+            if same_kind and reason in own:
+                continue
+            named = f"{reason} ({_id(obj) if same_kind else _kind(obj)})"
+            if named not in reasons:
+                reasons.append(named)
     return SafetyLabel(dangerous=bool(reasons), reasons=reasons)
+
+
+def _kind(obj: SceneObject | CatalogueObject) -> str:
+    return obj.catalogue_name if isinstance(obj, SceneObject) else obj.name
+
+
+def _id(obj: SceneObject | CatalogueObject) -> str:
+    return obj.id if isinstance(obj, SceneObject) else obj.name
 
 
 def action_label(

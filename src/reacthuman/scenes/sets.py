@@ -365,24 +365,31 @@ def group_manifest(scenes: list[Scene]) -> SetManifest:
 
 
 # The embedded default of `reacthuman bench` (the main job, no files needed): one scene per
-# family, each kept by the validated set (`scenes generate --simulate` skips some groups: a
-# stack that collapses sooner than its design, a group whose measured arrival speeds do not
-# rise by x2, a failed twin test), and chosen so that the 17 ask for both answers: 8 catch,
-# 8 dodge, 1 no action (the first kept scene of a family is always a harmless object, see
-# `generate._stratum`). Families not named use seed 0. test_sim checks that all 17 pass
-# validation when simulated; after a sampler change, choose again from the seeds that
-# `reacthuman scenes generate --simulate` keeps.
+# family, each kept by the validated set (`scenes generate --simulate` keeps every group of the
+# default set since generator 3.0.0), a normal band where the family sweeps speed, and chosen
+# so that the 17 ask for both answers: 8 catch, 8 dodge, 1 no action, with a look-alike (the
+# steel apple) and a dodge made by another object (chain_reaction's bowling ball rolling on
+# after it strikes an orange). test_sim checks that all 17 pass validation when simulated;
+# after a sampler change, choose again from the seeds that `reacthuman scenes generate
+# --simulate` keeps.
 DEFAULT_SCENE_SEEDS: dict[Family, int] = {
-    Family.shelf_slide: 8,  # cardboard box: catch
-    Family.hanging_fall: 1,  # wall mirror: dodge
-    Family.rolling_ball: 4,  # bowling ball: dodge
-    Family.furniture_tip: 1,  # bookshelf: dodge
-    Family.stack_collapse: 2,  # cereal boxes: catch
-    Family.pendulum_swing: 12,  # pendant lamp: dodge
-    Family.thrown_object: 4,  # brick: dodge
-    Family.chain_reaction: 4,  # hot kettle: dodge
-    Family.multi_object: 4,  # baseballs: catch
-    Family.stair_tumble: 1,  # orange: catch (seed 0, slow, is met and slips past the hands)
+    Family.object_drop: 1,  # paperback book: catch
+    Family.shelf_slide: 5,  # ceramic bowl: catch
+    Family.hanging_fall: 0,  # cork board: catch
+    Family.ceiling_drop: 0,  # ceiling panel: dodge (heavy, fast at the hands)
+    Family.sliding_object: 1,  # frisbee: catch
+    Family.rolling_ball: 1,  # beach ball: catch
+    Family.surface_cascade: 1,  # bowling ball: dodge
+    Family.furniture_tip: 5,  # coat rack falling short: no action
+    Family.stack_collapse: 2,  # toolboxes: dodge
+    Family.ladder_slip: 0,  # wooden ladder: dodge
+    Family.door_swing: 1,  # wooden door: dodge
+    Family.pendulum_swing: 1,  # teddy bear: catch
+    Family.thrown_object: 1,  # apple: catch
+    Family.bouncing_object: 1,  # steel apple, a look-alike: dodge
+    Family.stair_tumble: 1,  # orange: catch
+    Family.chain_reaction: 5,  # orange struck by a bowling ball that rolls on: dodge
+    Family.multi_object: 1,  # bowling balls: dodge
 }
 
 

@@ -32,7 +32,7 @@ from reacthuman.scenes.labels import Action
 from reacthuman.scenes.moment import REACTION_MARGIN
 from reacthuman.scenes.sets import Scene, SkippedScene
 from reacthuman.scenes.spec import SWEPT_BANDS, Family, SpeedBand
-from reacthuman.scenes.twin import MIN_PIXEL_SHARE, MIN_TRAJECTORY_GAP
+from reacthuman.scenes.twin import MIN_CLOSEUP_SHIFT, MIN_PIXEL_SHARE, MIN_TRAJECTORY_GAP
 
 VALIDITY_FILE = "validity.json"  # in a run folder: the checks of the scenes it ran on
 PAPER_LABELS = {Action.EXECUTE_CATCH: 141, Action.TRIGGER_DODGE: 156, Action.NO_ACTION: 9}
@@ -111,6 +111,7 @@ class TwinRow(BaseModel):
     twin: str
     trajectory_gap: float
     pixel_share: float
+    closeup_shift: float = 0.0
     neighbour_gaps: dict[SpeedBand, float] = {}
     passed: bool
     label: Action
@@ -201,6 +202,7 @@ def validity(scenes: list[Scene], skipped: Sequence[SkippedScene] | None = None)
             twin=s.metadata.twin.twin,
             trajectory_gap=s.metadata.twin.trajectory_gap,
             pixel_share=s.metadata.twin.pixel_share,
+            closeup_shift=s.metadata.twin.closeup_shift,
             neighbour_gaps=s.metadata.twin.neighbour_gaps,
             passed=s.metadata.twin.passed,
             label=s.metadata.label,
@@ -371,9 +373,9 @@ def _adversarial_lines(report: Validity) -> list[str]:
     out = [
         f"5. Adversarial objects: {report.adversarial} scenes, {dodges} of them dodges "
         f"(at least a third must be); twin test against the genuine look-alike: hazard "
-        f"points part by (>= {100 * MIN_TRAJECTORY_GAP:.0f} cm), share of close-up pixels "
-        f"that differ (>= {100 * MIN_PIXEL_SHARE:.1f} %), and the gap to the twin at the "
-        "neighbouring bands"
+        f"points part by (>= {100 * MIN_TRAJECTORY_GAP:.0f} cm), and in the close-up by "
+        f"(>= {640 * MIN_CLOSEUP_SHIFT:.0f} px of 640), share of close-up pixels that differ "
+        f"(>= {100 * MIN_PIXEL_SHARE:.2f} %), and the gap to the twin at the neighbouring bands"
     ]
     for twin in report.twins:
         gap, share = 100 * twin.trajectory_gap, 100 * twin.pixel_share
@@ -382,8 +384,9 @@ def _adversarial_lines(report: Validity) -> list[str]:
         )
         out.append(
             f"  {twin.scene_id:<24}{twin.object:<27} vs {twin.twin:<16}"
-            f"{gap:6.1f} cm{share:8.2f} %  {'pass' if twin.passed else 'FAIL'}  "
-            f"{twin.label.value}" + (f"  (neighbours: {near})" if near else "")
+            f"{gap:6.1f} cm{640 * twin.closeup_shift:6.0f} px{share:7.2f} %  "
+            f"{'pass' if twin.passed else 'FAIL'}  {twin.label.value}"
+            + (f"  (neighbours: {near})" if near else "")
         )
     if report.adversarial and not report.twins:
         out.append("  (no twin tests: generate the set with --simulate)")
