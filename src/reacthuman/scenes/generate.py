@@ -55,7 +55,6 @@ from reacthuman.scenes.spec import (
     Joint,
     Light,
     Lighting,
-    ObjectArrival,
     Observer,
     PathPoint,
     Pin,
@@ -68,6 +67,8 @@ from reacthuman.scenes.spec import (
     Timing,
     scene_id,
 )
+from reacthuman.scenes.truth import object_arrival
+from reacthuman.scenes.twin import largest_gap
 
 GENERATOR_VERSION = "3.0.0"
 NAMESPACE = "reacthuman-scenes-v2"  # part of every seed: changing it changes every scene
@@ -258,8 +259,8 @@ class Design:
         self.slack = slack
         by_id = {o.id: o for o in layout.objects}
         self.others = [
-            _object_arrival(object_id, path, by_id[object_id].mass_kg)
-            for object_id, path in layout.other_paths.items()
+            object_arrival(name, path.tuples(), (0.0, 0.0, 0.0), 0.0, by_id[name].mass_kg)
+            for name, path in layout.other_paths.items()
         ]
 
     def label(self, hazard: SceneObject) -> Action:
@@ -295,16 +296,6 @@ class Design:
                     f"{MIN_WINDOW:g} s at least) to the outcome, {need:.2f} s designed for"
                 )
         return out
-
-
-def _object_arrival(object_id: str, path: MotionPath, mass_kg: float) -> ObjectArrival:
-    arrival = summarise_arrival(path.tuples(), (0.0, 0.0, 0.0), 0.0, mass_kg, None)
-    return ObjectArrival(
-        id=object_id,
-        reaches_observer=arrival.reaches_observer,
-        peak_speed=_maybe(arrival.peak_speed),
-        peak_kinetic_energy=_maybe(arrival.peak_kinetic_energy),
-    )
 
 
 def design_problems(
@@ -347,16 +338,6 @@ def design_problems(
     return problems
 
 
-def _path_gap(a: MotionPath, b: MotionPath, window: float) -> float:
-    """The largest distance between two designed paths over ``window`` s from t0."""
-    gap = 0.0
-    for x, y in zip(a.samples, b.samples, strict=False):
-        if x.t > window + 1e-9:
-            break
-        gap = max(gap, math.dist(x.pos, y.pos))
-    return gap
-
-
 def _twin_problems(designs: Sequence[Design]) -> list[str]:
     """Why a look-alike's design would not show its cue plainly: in its window its path
     must part by ``TWIN_DESIGN_GAP`` from its genuine twin's, at its own band and at the
@@ -365,13 +346,13 @@ def _twin_problems(designs: Sequence[Design]) -> list[str]:
     for i, design in enumerate(designs):
         if design.layout.twin_path is None:
             continue
-        twins = [(design.band, design.layout.twin_path)] + [
-            (designs[j].band, designs[j].layout.twin_path)
-            for j in (i - 1, i + 1)
-            if 0 <= j < len(designs) and designs[j].layout.twin_path is not None
-        ]
+        twins: list[tuple[SpeedBand, MotionPath]] = []
+        for j in (i, i - 1, i + 1):  # its own band, then the neighbouring ones
+            twin_path = designs[j].layout.twin_path if 0 <= j < len(designs) else None
+            if twin_path is not None:
+                twins.append((designs[j].band, twin_path))
         for band, twin in twins:
-            gap = _path_gap(design.layout.path, twin, design.window)  # type: ignore[arg-type]
+            gap = largest_gap(design.layout.path.samples, twin.samples, design.window)
             if gap < TWIN_DESIGN_GAP:
                 problems.append(
                     f"{design.band.value}: the look-alike's path parts from its twin's at the "

@@ -132,7 +132,7 @@ def ground_truth(
     )
     by_id = {o.id: o for o in spec.objects}
     moved = [
-        object_arrival(object_id, track, spec, by_id[object_id].mass_kg)
+        object_arrival(object_id, track, observer, spec.observer.yaw, by_id[object_id].mass_kg)
         for object_id, track in (others or {}).items()
     ]
     measured_others = others_of(spec, moved)
@@ -180,16 +180,22 @@ def ground_truth(
 
 
 def object_arrival(
-    object_id: str, samples: Sequence[Sequence], spec: SceneSpec, mass_kg: float
+    object_id: str,
+    samples: Sequence[Sequence],
+    observer: Sequence[float],
+    heading: float,
+    mass_kg: float,
 ) -> ObjectArrival:
-    """How one other object of ``spec`` meets its observer, from its (t, centre, velocity[,
-    energy]) samples (rounded as ground truth is)."""
-    arrival = summarise_arrival(samples, spec.observer.pos, spec.observer.yaw, mass_kg, None)
+    """How another object of a scene meets the observer, from its (t, centre, velocity[,
+    energy]) samples: designed (the generator) or measured (ground truth)."""
+    arrival = summarise_arrival(samples, observer, heading, mass_kg, None)
     return ObjectArrival(
         id=object_id,
         reaches_observer=arrival.reaches_observer,
-        peak_speed=_maybe(arrival.peak_speed),
-        peak_kinetic_energy=_maybe(arrival.peak_kinetic_energy),
+        peak_speed=None if arrival.peak_speed is None else round(arrival.peak_speed, 4),
+        peak_kinetic_energy=(
+            None if arrival.peak_kinetic_energy is None else round(arrival.peak_kinetic_energy, 4)
+        ),
     )
 
 

@@ -22,11 +22,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 from reacthuman.scenes.catalogue import Catalogue, default_catalogue
-from reacthuman.scenes.spec import SWEPT_BANDS, CameraName, SceneObject, SceneSpec, SpeedBand
+from reacthuman.scenes.spec import SWEPT_BANDS, CameraName, SceneObject, SceneSpec, SpeedBand, Vec3
 from reacthuman.scenes.truth import GroundTruth
 
 MIN_TRAJECTORY_GAP = 0.10  # m between the two hazard points at some time in the window
@@ -123,14 +124,27 @@ def neighbour_bands(spec: SceneSpec) -> list[tuple[SpeedBand, int]]:
     ]
 
 
-def _gap(truth: GroundTruth, other: GroundTruth, window: float) -> float:
-    """The largest distance between two hazard-point trajectories over ``window``."""
+class _Timed(Protocol):
+    @property
+    def t(self) -> float: ...
+
+    @property
+    def pos(self) -> Vec3: ...
+
+
+def largest_gap(a: Sequence[_Timed], b: Sequence[_Timed], window: float) -> float:
+    """The largest distance between two paths sampled at the same times (a design's or a
+    measured trajectory), over ``window`` s from t0."""
     gap = 0.0
-    for a, b in zip(truth.trajectory, other.trajectory, strict=False):
-        if a.t > window + 1e-9:
+    for x, y in zip(a, b, strict=False):
+        if x.t > window + 1e-9:
             break
-        gap = max(gap, math.dist(a.pos, b.pos))
+        gap = max(gap, math.dist(x.pos, y.pos))
     return gap
+
+
+def _gap(truth: GroundTruth, other: GroundTruth, window: float) -> float:
+    return largest_gap(truth.trajectory, other.trajectory, window)
 
 
 def _pixel_share(a: Path, b: Path) -> float:
