@@ -420,24 +420,30 @@ def test_adversarial_rate_is_configurable_and_look_alikes_go_where_mass_shows():
     assert not any(s.adversarial for v in adversarial(0.0).values() for s in v)
     everywhere = adversarial(1.0)
     for family, specs in everywhere.items():
-        # Only a window that can show mass (a hinge's damping, friction on an incline, a
-        # bounce) can tell a look-alike from the genuine object (the twin test), and a group
-        # stages one only where the pool has a look-alike of the group's side.
+        # Only a window that shows mass plainly (a bounce onto a counter, a damped swing) can
+        # tell a look-alike from the genuine object (the twin test), and a group stages one
+        # only where the pool has a look-alike of the group's side.
         staged = [s.adversarial for s in specs]
         assert any(staged) == REGISTRY[family].shows_mass, family
         for spec in specs:
             if spec.adversarial:  # its look lies: the genuine twin takes the other action
                 twin = default_catalogue().get(spec.hazard.imitates)
                 assert bool(intrinsic_reasons(twin)) != bool(intrinsic_reasons(spec.hazard))
+    # On an incline friction hides mass (a foam brick and a clay one slide alike), so the
+    # slides stage no look-alike: their window could not tell the twins apart.
     assert {f for f, s in REGISTRY.items() if s.shows_mass} == {
-        Family.shelf_slide,
-        Family.sliding_object,
         Family.pendulum_swing,
         Family.bouncing_object,
     }
     default = adversarial(DEFAULT_ADVERSARIAL_RATE)
     flags = [s.adversarial for v in default.values() for s in v]
-    assert 0.05 < sum(flags) / len(flags) < 0.25
+    assert 0.03 < sum(flags) / len(flags) < 0.25
+    # A harmless look-alike only beside a dangerous one: the group before it stages one too.
+    for specs in default.values():
+        staged = {s.seed // 4: provisional_label(s)[0] for s in specs if s.adversarial}
+        for group, label in staged.items():
+            if label is Action.EXECUTE_CATCH:
+                assert staged.get(group - 1) is Action.TRIGGER_DODGE, (specs[0].family, group)
     # Both directions: harmless things that look dangerous and dangerous things that look
     # harmless, the dodges at least a third.
     labels = [provisional_label(s)[0] for v in default.values() for s in v if s.adversarial]

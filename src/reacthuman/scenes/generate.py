@@ -74,8 +74,9 @@ GENERATOR_VERSION = "3.0.0"
 NAMESPACE = "reacthuman-scenes-v2"  # part of every seed: changing it changes every scene
 # Share of scene groups given a look-alike, in the families whose window can show an object's
 # mass plainly (FamilySampler.shows_mass: a bounce, a damped swing) and that have a look-alike
-# of the group's side: two of the 17, so about 7 % of a set (the paper's 40/306 is 13 %; the
-# window of a slide, a roll, a fall or a flight cannot tell a foam brick from a brick).
+# of the group's side (where a design shows the cue; see _gets_look_alike): two of the 17, so
+# about 5 % of a set (the paper's 40/306 is 13 %; the window of a slide, a roll, a fall or a
+# flight cannot tell a foam brick from a brick).
 DEFAULT_ADVERSARIAL_RATE = 0.7
 HORIZON = 3.5  # s after t0 that intended motion and ground truth cover
 # How far a look-alike's designed path must part from its genuine twin's in the window, at
@@ -178,7 +179,7 @@ def _group_object(
         hazard = pick.choice(on_side(pool, side) or pool)
     # A look-alike of the group's side (a foam brick for a catch, a lead sandbag for a dodge).
     variants = on_side(adversarial_pool(sampler, catalogue), side)
-    if variants and sampler.shows_mass and _gets_look_alike(sampler, group, side, rate):
+    if variants and sampler.shows_mass and _gets_look_alike(sampler, group, side, rate, catalogue):
         hazard = variants[min(int(u_variant * len(variants)), len(variants) - 1)]
     if pin is not None:
         room, hazard = pin.room, catalogue.get(pin.object)
@@ -222,19 +223,31 @@ def _layout(
 GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 
 
-def _gets_look_alike(sampler: FamilySampler, group: int, side: Action, rate: float) -> bool:
-    """Whether a group stages a look-alike. Groups are picked by a low-discrepancy sequence
-    over the group index (each family starting elsewhere), so any run of consecutive groups
-    holds about ``rate`` of them, not a lucky or unlucky handful. Dodge groups take them
-    three times as often as catch groups (capped at every one): families plan two catches
-    for each dodge (base.CATCH_LEANING), so look-alikes split about evenly between harmless
-    things that look dangerous and dangerous things that look harmless."""
+def _gets_look_alike(
+    sampler: FamilySampler, group: int, side: Action, rate: float, catalogue: Catalogue
+) -> bool:
+    """Whether a group stages a look-alike. Dodge groups are picked by a low-discrepancy
+    sequence over the group index (each family starting elsewhere), so any run of consecutive
+    groups holds about the same share of them, not a lucky or unlucky handful. A catch group
+    stages one only beside a dodge group that does (the group just before it in the family's
+    plan, where that group's design shows its cue), at the same share: every harmless thing
+    that looks dangerous comes with a dangerous thing that looks harmless, so on any block of
+    seeds about half of the look-alikes, and at least a third, are dodges. Families plan two
+    catches for each dodge (base.CATCH_LEANING), so the share is 1.5 ``rate`` (capped at
+    every group) and about ``rate`` of all groups get a look-alike."""
     if side is Action.NO_ACTION:
         return False
     offset = derive_seed(NAMESPACE, sampler.family.value, "look-alike") / 2.0**64
-    u = (group * GOLDEN + offset) % 1.0
-    share = min(1.0, 1.5 * rate) if side is Action.TRIGGER_DODGE else 0.5 * rate
-    return u < share
+    share = min(1.0, 1.5 * rate)
+    if side is Action.TRIGGER_DODGE:
+        return (group * GOLDEN + offset) % 1.0 < share
+    partner = group - 1
+    if partner < 0 or planned_side(sampler, partner) is not Action.TRIGGER_DODGE:
+        return False
+    if (group * GOLDEN + offset + 0.5) % 1.0 >= share:
+        return False
+    found = _group_design(sampler.family, partner, sampler.gravity_paced, rate, catalogue)
+    return not isinstance(found, str) and found[0][0].hazard.adversarial
 
 
 class Design:
