@@ -89,13 +89,9 @@ def test_many_seeds_validate_round_trip_and_follow_the_label_rule(family, seeds)
 
 
 # Scene groups of a family that no design can give a decision moment (the set schedule skips
-# them and moves on): a few objects are hard for some families (a short stack of books
-# collapses too fast to leave a margin after even the shortest window).
-MAX_SKIPPED_GROUPS = {
-    Family.stack_collapse: 0.3,
-    Family.shelf_slide: 0.2,
-    Family.chain_reaction: 0.15,
-}
+# them and moves on): a defect of the family's design, at most one group in ten anywhere
+# (issue 51; measured 0 of 40 in every family).
+MAX_SKIPPED_SHARE = 0.1
 
 
 @pytest.mark.slow  # a rate: 40 groups a family to measure it
@@ -109,7 +105,7 @@ def test_generation_fails_rarely(family, groups):
             generate_scene(family, group if gravity else 4 * group)
         except GenerationError:
             failures += 1
-    assert failures <= MAX_SKIPPED_GROUPS.get(family, 0.1) * groups
+    assert failures <= MAX_SKIPPED_SHARE * groups
 
 
 @pytest.mark.parametrize("family", list(Family), ids=lambda f: f.value)
