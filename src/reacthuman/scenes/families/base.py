@@ -196,10 +196,11 @@ class FamilySampler:
     # True where whether the object is safe to catch depending on its speed is the point of
     # the family's sweep; otherwise a group whose label changes with the band is redrawn.
     speed_decides_label: bool = False
-    # Whether the window can show what an object weighs or how it bounces (a hinge's damping,
-    # friction on an incline, a bounce): only then can a look-alike be told from the genuine
+    # Whether the window shows plainly what an object weighs or how it bounces (a rope mount's
+    # damping, a bounce onto a counter): only then can a look-alike be told from the genuine
     # object (the twin test, scenes.twin), so only then is one injected. A free fall, a flight,
-    # a roll or a topple moves a foam anvil exactly like an iron one (no air drag).
+    # a roll, a topple or a slide moves a foam anvil exactly like an iron one (no air drag; on
+    # an incline friction, not mass, sets the pace).
     shows_mass: bool = False
     # Seconds after t0 that the ground truth covers, where the family's slowest band needs
     # more than the generator's default (generate.HORIZON) to resolve.
