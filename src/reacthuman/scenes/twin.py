@@ -34,7 +34,8 @@ MIN_TRAJECTORY_GAP = 0.10  # m between the two hazard points at some time in the
 # In some close-up frame the model sees, the two hazard points land this far apart, as a share
 # of the frame's width (8 px of 640: a tennis ball's width at 1.5 m), and the two frames differ
 # visibly somewhere (an object hidden behind furniture would not): the cue is in the picture.
-MIN_CLOSEUP_SHIFT = 8.0 / 640.0
+CLOSEUP_WIDTH_PX = 640  # the default close-up width, in which the thresholds are stated
+MIN_CLOSEUP_SHIFT = 8.0 / CLOSEUP_WIDTH_PX
 MIN_PIXEL_SHARE = 0.0002  # of a close-up frame's pixels that differ visibly (46 px at 640x360)
 PIXEL_LEVEL = 25  # grey levels (of 255) for a pixel to count as different, after a 5x5 blur
 
@@ -64,8 +65,9 @@ class TwinTest(BaseModel):
             parts.append(
                 f"its window cannot be told from its genuine twin's ({self.twin}): the hazard "
                 f"points part by {100 * self.trajectory_gap:.1f} cm (needs "
-                f"{100 * MIN_TRAJECTORY_GAP:.0f}), by {640 * self.closeup_shift:.1f} px of 640 "
-                f"in the close-up (needs {640 * MIN_CLOSEUP_SHIFT:.0f}), and "
+                f"{100 * MIN_TRAJECTORY_GAP:.0f}), by "
+                f"{CLOSEUP_WIDTH_PX * self.closeup_shift:.1f} px of {CLOSEUP_WIDTH_PX} "
+                f"in the close-up (needs {CLOSEUP_WIDTH_PX * MIN_CLOSEUP_SHIFT:.0f}), and "
                 f"{100 * self.pixel_share:.2f} % of close-up pixels differ (needs "
                 f"{100 * MIN_PIXEL_SHARE:.2f})"
             )
@@ -143,10 +145,6 @@ def largest_gap(a: Sequence[_Timed], b: Sequence[_Timed], window: float) -> floa
     return gap
 
 
-def _gap(truth: GroundTruth, other: GroundTruth, window: float) -> float:
-    return largest_gap(truth.trajectory, other.trajectory, window)
-
-
 def _pixel_share(a: Path, b: Path) -> float:
     import cv2
 
@@ -175,9 +173,12 @@ def compare(
     for path in sorted(frames.glob(f"{CameraName.closeup.value}_*.png")):
         share = max(share, _pixel_share(path, twin_frames / path.name))
         times.append(int(path.stem.rsplit("_", 1)[1].removesuffix("ms")) / 1000.0)
-    gap = _gap(truth, twin_truth, window)
+    gap = largest_gap(truth.trajectory, twin_truth.trajectory, window)
     shift = _closeup_shift(spec, truth, twin_truth, times)
-    others = {band: round(_gap(truth, other, window), 4) for band, other in neighbours}
+    others = {
+        band: round(largest_gap(truth.trajectory, other.trajectory, window), 4)
+        for band, other in neighbours
+    }
     twin = spec.hazard.imitates or spec.hazard.catalogue_name
     passed = (
         gap >= MIN_TRAJECTORY_GAP

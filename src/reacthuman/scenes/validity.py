@@ -32,7 +32,12 @@ from reacthuman.scenes.labels import Action
 from reacthuman.scenes.moment import REACTION_MARGIN
 from reacthuman.scenes.sets import Scene, SkippedScene
 from reacthuman.scenes.spec import SWEPT_BANDS, Family, SpeedBand
-from reacthuman.scenes.twin import MIN_CLOSEUP_SHIFT, MIN_PIXEL_SHARE, MIN_TRAJECTORY_GAP
+from reacthuman.scenes.twin import (
+    CLOSEUP_WIDTH_PX,
+    MIN_CLOSEUP_SHIFT,
+    MIN_PIXEL_SHARE,
+    MIN_TRAJECTORY_GAP,
+)
 
 VALIDITY_FILE = "validity.json"  # in a run folder: the checks of the scenes it ran on
 PAPER_LABELS = {Action.EXECUTE_CATCH: 141, Action.TRIGGER_DODGE: 156, Action.NO_ACTION: 9}
@@ -374,7 +379,8 @@ def _adversarial_lines(report: Validity) -> list[str]:
         f"5. Adversarial objects: {report.adversarial} scenes, {dodges} of them dodges "
         f"(at least a third must be); twin test against the genuine look-alike: hazard "
         f"points part by (>= {100 * MIN_TRAJECTORY_GAP:.0f} cm), and in the close-up by "
-        f"(>= {640 * MIN_CLOSEUP_SHIFT:.0f} px of 640), share of close-up pixels that differ "
+        f"(>= {CLOSEUP_WIDTH_PX * MIN_CLOSEUP_SHIFT:.0f} px of {CLOSEUP_WIDTH_PX}), share of "
+        "close-up pixels that differ "
         f"(>= {100 * MIN_PIXEL_SHARE:.2f} %), and the gap to the twin at the neighbouring bands"
     ]
     for twin in report.twins:
@@ -384,7 +390,7 @@ def _adversarial_lines(report: Validity) -> list[str]:
         )
         out.append(
             f"  {twin.scene_id:<24}{twin.object:<27} vs {twin.twin:<16}"
-            f"{gap:6.1f} cm{640 * twin.closeup_shift:6.0f} px{share:7.2f} %  "
+            f"{gap:6.1f} cm{CLOSEUP_WIDTH_PX * twin.closeup_shift:6.0f} px{share:7.2f} %  "
             f"{'pass' if twin.passed else 'FAIL'}  {twin.label.value}"
             + (f"  (neighbours: {near})" if near else "")
         )
