@@ -12,12 +12,13 @@ from reacthuman.gait_table import load_gaits
 from reacthuman.scenes.cameras import ASPECT
 from reacthuman.scenes.catalogue import default_catalogue
 from reacthuman.scenes.families import REGISTRY
-from reacthuman.scenes.families.base import planned_side
+from reacthuman.scenes.families.base import adversarial_pool, planned_side
 from reacthuman.scenes.generate import (
     DEFAULT_ADVERSARIAL_RATE,
     MIN_SPEED_RATIO,
     GenerationError,
     generate_scene,
+    pinnable_objects,
     schedule,
 )
 from reacthuman.scenes.geometry import box_corners, project, quat_rotate, sub
@@ -39,6 +40,7 @@ from reacthuman.scenes.spec import (
     SceneSpec,
     SpeedBand,
 )
+from reacthuman.scenes.twin import reads_heavier
 
 # Seeds per family: 240 (60 groups of a swept family) in the slow run, 16 in the quick loop.
 SEEDS = [16, pytest.param(240, marks=pytest.mark.slow)]
@@ -398,6 +400,23 @@ def test_every_camera_sees_the_hazard_at_the_start(default_set):
         sx, sy, sz = spec.room.size
         for cam in spec.cameras:
             assert abs(cam.pos[0]) < sx / 2 and abs(cam.pos[1]) < sy / 2 and 0 < cam.pos[2] < sz
+
+
+def test_look_alikes_are_staged_only_where_their_cue_reads_the_right_way():
+    catalogue = default_catalogue()
+    bouncing = {o.name for o in adversarial_pool(REGISTRY[Family.bouncing_object], catalogue)}
+    # A solid steel apple rebounds off a counter higher than an apple: it would look light.
+    assert "steel_apple" not in bouncing
+    assert {"lead_core_tennis_ball", "concrete_filled_basketball", "foam_bowling_ball"} <= bouncing
+    assert "steel_apple" not in pinnable_objects(Family.bouncing_object)
+    staged = 0
+    for sampler in REGISTRY.values():
+        for variant in adversarial_pool(sampler, catalogue):
+            genuine = catalogue.get(variant.imitates)
+            heavier = reads_heavier(sampler.mass_cue, variant, genuine)
+            assert heavier == bool(intrinsic_reasons(variant)), (sampler.family, variant.name)
+            staged += 1
+    assert staged >= 6
 
 
 @pytest.mark.slow  # 102 scenes at each of three rates

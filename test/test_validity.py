@@ -8,7 +8,7 @@ from helpers import run_cli
 
 from reacthuman.scenes.catalogue import default_catalogue
 from reacthuman.scenes.generate import generate_scene
-from reacthuman.scenes.labels import Action
+from reacthuman.scenes.labels import Action, intrinsic_reasons
 from reacthuman.scenes.moment import (
     DEFAULT_WINDOW,
     MIN_WINDOW,
@@ -19,7 +19,7 @@ from reacthuman.scenes.moment import (
 from reacthuman.scenes.sets import generate_set, metadata_for
 from reacthuman.scenes.spec import Family, SpeedBand
 from reacthuman.scenes.truth import ground_truth
-from reacthuman.scenes.twin import compare, neighbour_bands, twin_spec
+from reacthuman.scenes.twin import MassCue, compare, neighbour_bands, twin_spec
 from reacthuman.scenes.validity import format_validity, validity, validity_markdown
 from reacthuman.sim.validate import group_rejection_reasons, neighbour_twins, rejection_reasons
 
@@ -150,6 +150,51 @@ def test_the_twin_test_needs_ten_centimetres_here_and_at_the_neighbouring_bands(
     confounded = [(SpeedBand.slow, _truth_along(spec, 0.02)), near[1]]
     speed = compare(spec, truth, frames, _truth_along(spec, 0.12), twin_frames, confounded)
     assert not speed.passed and "at the slow band" in speed.reason()
+
+
+def _bouncing(spec, rebound):
+    """A hazard coming down onto a counter at 0.15 s and rising ``rebound`` m off it."""
+    observer = spec.observer.pos
+    samples = []
+    for i in range(600):
+        t = i * DT
+        up = min(t - 0.15, 0.45 - t) if t > 0.15 else 0.0  # up to 0.3 s, then down again
+        z = 1.0 + (2.0 * (0.15 - t) if t <= 0.15 else rebound * max(up, 0.0) / 0.15)
+        samples.append((t, (observer[0] + 3.0 - t, observer[1], z), (-1.0, 0.0, 0.0)))
+    return ground_truth(spec, samples, None, DT)
+
+
+def test_the_twin_test_reads_the_cue_the_way_a_person_does(tmp_path):
+    # A ball that thuds reads heavier than one that rebounds: a dangerous look-alike must
+    # show heavier than its twin and a harmless one lighter, or a person reads it backwards
+    # (a steel apple rebounds higher than an apple, and was caught).
+    spec = next(
+        s
+        for seed in range(0, 64, 4)
+        if (s := generate_scene("bouncing_object", seed, adversarial_rate=1.0)).adversarial
+    )
+    dangerous = bool(intrinsic_reasons(default_catalogue().get(spec.hazard.catalogue_name)))
+    frames, twin_frames = tmp_path / "a", tmp_path / "b"
+    frames.mkdir()
+    twin_frames.mkdir()
+    import cv2
+    import numpy as np
+
+    image = np.zeros((36, 64, 3), np.uint8)
+    cv2.imwrite(str(frames / "closeup_0300ms.png"), image)
+    image[:10, :10] = 255  # the frame at 0.3 s, the top of the rebound
+    cv2.imwrite(str(twin_frames / "closeup_0300ms.png"), image)
+    thud, rebound = _bouncing(spec, 0.02), _bouncing(spec, 0.3)
+    heavy = compare(spec, thud, frames, rebound, twin_frames, cue=MassCue.bounce)
+    light = compare(spec, rebound, frames, thud, twin_frames, cue=MassCue.bounce)
+    assert heavy.shows_heavier is True and light.shows_heavier is False
+    assert heavy.dangerous == light.dangerous == dangerous
+    right, wrong = (heavy, light) if dangerous else (light, heavy)
+    assert right.passed and right.trajectory_gap >= 0.1
+    assert not wrong.passed and "a person reads the cue the wrong way" in wrong.reason()
+    # Without a mass cue the direction is not judged.
+    plain = compare(spec, rebound, frames, thud, twin_frames)
+    assert plain.passed and plain.shows_heavier is None
 
 
 def test_the_validity_report_has_every_family_band_and_the_papers_labels(tmp_path):

@@ -229,6 +229,12 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
 
     if args.seed is not None and args.family is None:
         raise CliError("--seed needs --family (a seed names a scene within one family)")
+    if args.seed is not None and args.simulate:
+        raise CliError(
+            "--simulate validates a set's scene groups; --seed names one designed scene: "
+            "generate it without --simulate, then `reacthuman observe DIR --out OUT` "
+            "simulates it"
+        )
     if args.seed is not None and args.first_seed:
         raise CliError("--first-seed starts a set's schedule; --seed names one scene: give one")
     try:

@@ -70,7 +70,7 @@ from reacthuman.scenes.spec import (
 from reacthuman.scenes.truth import object_arrival
 from reacthuman.scenes.twin import largest_gap
 
-GENERATOR_VERSION = "3.0.0"
+GENERATOR_VERSION = "3.1.0"
 NAMESPACE = "reacthuman-scenes-v2"  # part of every seed: changing it changes every scene
 # Share of scene groups given a look-alike, in the families whose window can show an object's
 # mass plainly (FamilySampler.shows_mass: a bounce, a damped swing) and that have a look-alike

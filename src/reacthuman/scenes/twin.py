@@ -13,20 +13,25 @@ the window, and at least ``MIN_PIXEL_SHARE`` of some close-up frame's pixels mus
 visibly (the close-up is where a person would look for the cue). A cue that only says "this
 one is faster" would be confounded with the speed band, so the window must also differ by
 ``MIN_TRAJECTORY_GAP`` from the genuine twin's at the neighbouring bands of its group (the
-same scene with the object thrown, pushed or knocked a band slower or faster). A scene that
-fails is rejected with the figures; one that passes records them.
+same scene with the object thrown, pushed or knocked a band slower or faster). And the cue
+must read the right way (``MassCue``): a dangerous look-alike shows heavier than its twin, a
+harmless one lighter. A solid steel apple rings back up off a counter higher than an apple
+does; a person reads that as a rubber toy and catches it. A scene that fails is rejected with
+the figures; one that passes records them.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from reacthuman.scenes.catalogue import Catalogue, default_catalogue
+from reacthuman.scenes.catalogue import Catalogue, CatalogueObject, default_catalogue
+from reacthuman.scenes.labels import intrinsic_reasons
 from reacthuman.scenes.spec import SWEPT_BANDS, CameraName, SceneObject, SceneSpec, SpeedBand, Vec3
 from reacthuman.scenes.truth import GroundTruth
 
@@ -38,6 +43,43 @@ CLOSEUP_WIDTH_PX = 640  # the default close-up width, in which the thresholds ar
 MIN_CLOSEUP_SHIFT = 8.0 / CLOSEUP_WIDTH_PX
 MIN_PIXEL_SHARE = 0.0002  # of a close-up frame's pixels that differ visibly (46 px at 640x360)
 PIXEL_LEVEL = 25  # grey levels (of 255) for a pixel to count as different, after a 5x5 blur
+
+
+class _Timed(Protocol):
+    @property
+    def t(self) -> float: ...
+
+    @property
+    def pos(self) -> Vec3: ...
+
+
+class MassCue(StrEnum):
+    """How a family's window shows what an object weighs, in the direction a person reads it."""
+
+    bounce = "bounce"  # a heavy thing thuds where a light one rebounds: the lower bounce
+    damping = "damping"  # a light thing's swing dies away where a heavy one's carries on
+
+
+def reads_heavier(cue: MassCue, obj: CatalogueObject, other: CatalogueObject) -> bool:
+    """Whether ``obj`` should show heavier than ``other`` in a window with ``cue``, from the
+    catalogue: where a design may stage it (``families.base.adversarial_pool``)."""
+    if cue is MassCue.bounce:
+        return obj.restitution < other.restitution
+    return obj.mass_kg > other.mass_kg
+
+
+def heaviness(cue: MassCue, trajectory: Sequence[_Timed], window: float) -> float:
+    """How heavy the hazard shows in the window, measured (larger reads heavier, in metres):
+    for a bounce, minus how far it rises after its first contact (a thud rises 0); for a
+    swing, how far it swings out from where it hung."""
+    points = [p for p in trajectory if p.t <= window + 1e-9]
+    if cue is MassCue.damping:
+        return max((math.dist(p.pos, points[0].pos) for p in points), default=0.0)
+    z = [p.pos[2] for p in points]
+    for i in range(1, len(z) - 1):
+        if z[i] <= z[i - 1] and z[i] < z[i + 1]:  # the first contact: it stops going down
+            return -(max(z[i:]) - z[i])
+    return 0.0
 
 
 class TwinTest(BaseModel):
@@ -53,7 +95,16 @@ class TwinTest(BaseModel):
     closeup_shift: float = 0.0
     # m: the same against the genuine twin at each neighbouring band of the group
     neighbour_gaps: dict[SpeedBand, float] = {}
+    # whether the window shows it heavier than its twin (``MassCue``); None where the family
+    # has no mass cue
+    shows_heavier: bool | None = None
+    dangerous: bool = False  # whether it is dangerous itself (so should show heavier)
     passed: bool
+
+    @property
+    def reads_right(self) -> bool:
+        """Whether its cue reads the way a person reads it: heavier where it is dangerous."""
+        return self.shows_heavier is None or self.shows_heavier == self.dangerous
 
     def reason(self) -> str:
         parts = []
@@ -78,6 +129,13 @@ class TwinTest(BaseModel):
                     f"{band.value} band (needs {100 * MIN_TRAJECTORY_GAP:.0f}): the cue is the "
                     "speed band's"
                 )
+        if not self.reads_right:
+            shows = "heavier" if self.shows_heavier else "lighter"
+            parts.append(
+                f"its window shows it {shows} than its genuine twin ({self.twin}), though it is "
+                f"{'dangerous' if self.dangerous else 'harmless'}: a person reads the cue the "
+                "wrong way"
+            )
         return "; ".join(parts)
 
 
@@ -126,14 +184,6 @@ def neighbour_bands(spec: SceneSpec) -> list[tuple[SpeedBand, int]]:
     ]
 
 
-class _Timed(Protocol):
-    @property
-    def t(self) -> float: ...
-
-    @property
-    def pos(self) -> Vec3: ...
-
-
 def largest_gap(a: Sequence[_Timed], b: Sequence[_Timed], window: float) -> float:
     """The largest distance between two paths sampled at the same times (a design's or a
     measured trajectory), over ``window`` s from t0."""
@@ -164,10 +214,13 @@ def compare(
     twin_truth: GroundTruth,
     twin_frames: Path,
     neighbours: Sequence[tuple[SpeedBand, GroundTruth]] = (),
+    cue: MassCue | None = None,
+    catalogue: Catalogue | None = None,
 ) -> TwinTest:
     """Compare an adversarial scene's window with its twin's (trajectories at the truth's
     60 Hz, and every close-up frame of the two ``frames`` folders), and with its twin's at
-    the neighbouring bands (``neighbours``: their ground truths)."""
+    the neighbouring bands (``neighbours``: their ground truths); ``cue``: the family's, to
+    check it reads the right way."""
     window = truth.window
     share, times = 0.0, []
     for path in sorted(frames.glob(f"{CameraName.closeup.value}_*.png")):
@@ -180,20 +233,31 @@ def compare(
         for band, other in neighbours
     }
     twin = spec.hazard.imitates or spec.hazard.catalogue_name
-    passed = (
-        gap >= MIN_TRAJECTORY_GAP
-        and shift >= MIN_CLOSEUP_SHIFT
-        and share >= MIN_PIXEL_SHARE
-        and all(g >= MIN_TRAJECTORY_GAP for g in others.values())
-    )
-    return TwinTest(
+    catalogue = catalogue if catalogue is not None else default_catalogue()
+    dangerous = bool(intrinsic_reasons(catalogue.get(spec.hazard.catalogue_name)))
+    heavier = None
+    if cue is not None:
+        heavier = heaviness(cue, truth.trajectory, window) > heaviness(
+            cue, twin_truth.trajectory, window
+        )
+    test = TwinTest(
         twin=twin,
         trajectory_gap=round(gap, 4),
         pixel_share=round(share, 5),
         closeup_shift=round(shift, 5),
         neighbour_gaps=others,
-        passed=passed,
+        shows_heavier=heavier,
+        dangerous=dangerous,
+        passed=False,
     )
+    passed = (
+        gap >= MIN_TRAJECTORY_GAP
+        and shift >= MIN_CLOSEUP_SHIFT
+        and share >= MIN_PIXEL_SHARE
+        and all(g >= MIN_TRAJECTORY_GAP for g in others.values())
+        and test.reads_right
+    )
+    return test.model_copy(update={"passed": passed})
 
 
 def _at(truth: GroundTruth, t: float) -> Sequence[float]:

@@ -118,6 +118,8 @@ class TwinRow(BaseModel):
     pixel_share: float
     closeup_shift: float = 0.0
     neighbour_gaps: dict[SpeedBand, float] = {}
+    # whether its window shows it heavier than the twin, as a dodge should (None: no mass cue)
+    shows_heavier: bool | None = None
     passed: bool
     label: Action
 
@@ -209,6 +211,7 @@ def validity(scenes: list[Scene], skipped: Sequence[SkippedScene] | None = None)
             pixel_share=s.metadata.twin.pixel_share,
             closeup_shift=s.metadata.twin.closeup_shift,
             neighbour_gaps=s.metadata.twin.neighbour_gaps,
+            shows_heavier=s.metadata.twin.shows_heavier,
             passed=s.metadata.twin.passed,
             label=s.metadata.label,
         )
@@ -373,6 +376,10 @@ def _label_lines(report: Validity) -> list[str]:
     return out
 
 
+def _reads_right(twin: TwinRow) -> bool:
+    return twin.shows_heavier == (twin.label is Action.TRIGGER_DODGE)
+
+
 def _adversarial_lines(report: Validity) -> list[str]:
     dodges = report.adversarial_labels.get(Action.TRIGGER_DODGE, 0)
     out = [
@@ -381,7 +388,8 @@ def _adversarial_lines(report: Validity) -> list[str]:
         f"points part by (>= {100 * MIN_TRAJECTORY_GAP:.0f} cm), and in the close-up by "
         f"(>= {CLOSEUP_WIDTH_PX * MIN_CLOSEUP_SHIFT:.0f} px of {CLOSEUP_WIDTH_PX}), share of "
         "close-up pixels that differ "
-        f"(>= {100 * MIN_PIXEL_SHARE:.2f} %), and the gap to the twin at the neighbouring bands"
+        f"(>= {100 * MIN_PIXEL_SHARE:.2f} %), whether it shows heavier or lighter than the "
+        "twin (heavier where a dodge), and the gap to the twin at the neighbouring bands"
     ]
     for twin in report.twins:
         gap, share = 100 * twin.trajectory_gap, 100 * twin.pixel_share
@@ -391,7 +399,8 @@ def _adversarial_lines(report: Validity) -> list[str]:
         out.append(
             f"  {twin.scene_id:<24}{twin.object:<27} vs {twin.twin:<16}"
             f"{gap:6.1f} cm{CLOSEUP_WIDTH_PX * twin.closeup_shift:6.0f} px{share:7.2f} %  "
-            f"{'pass' if twin.passed else 'FAIL'}  {twin.label.value}"
+            + {True: "heavier  ", False: "lighter  ", None: ""}[twin.shows_heavier]
+            + f"{'pass' if twin.passed else 'FAIL'}  {twin.label.value}"
             + (f"  (neighbours: {near})" if near else "")
         )
     if report.adversarial and not report.twins:
@@ -517,7 +526,14 @@ def validity_markdown(report: Validity) -> list[str]:
             )
             + f"; {100 * min(t.pixel_share for t in report.twins):.2f}-"
             f"{100 * max(t.pixel_share for t in report.twins):.2f} % of a close-up frame's "
-            "pixels differ)."
+            "pixels differ"
+            + (
+                f"; {sum(_reads_right(t) for t in cued)} of {len(cued)} with a mass cue show "
+                "heavier than the twin where they are dodges, lighter where catches"
+                if (cued := [t for t in report.twins if t.shows_heavier is not None])
+                else ""
+            )
+            + ")."
         )
     elif report.adversarial:
         lines.append(

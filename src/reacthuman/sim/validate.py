@@ -151,6 +151,7 @@ class SceneCheck:
                     mirror.truth,
                     mirror.folder / FRAMES_DIR,
                     [(band, n.truth) for band, n in neighbours if n.truth is not None],
+                    sampler_for(spec.family).mass_cue,
                 )
                 if not twin.passed:
                     reasons.append(twin.reason())

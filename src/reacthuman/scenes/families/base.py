@@ -44,7 +44,7 @@ from reacthuman.scenes.spec import (
     Shape,
     SpeedBand,
 )
-from reacthuman.scenes.twin import as_twin
+from reacthuman.scenes.twin import MassCue, as_twin, reads_heavier
 
 SpeedRanges = dict[SpeedBand, tuple[float, float]]
 
@@ -196,12 +196,13 @@ class FamilySampler:
     # True where whether the object is safe to catch depending on its speed is the point of
     # the family's sweep; otherwise a group whose label changes with the band is redrawn.
     speed_decides_label: bool = False
-    # Whether the window shows plainly what an object weighs or how it bounces (a rope mount's
-    # damping, a bounce onto a counter): only then can a look-alike be told from the genuine
-    # object (the twin test, scenes.twin), so only then is one injected. A free fall, a flight,
-    # a roll, a topple or a slide moves a foam anvil exactly like an iron one (no air drag; on
-    # an incline friction, not mass, sets the pace).
-    shows_mass: bool = False
+    # How the window shows plainly what an object weighs, if it does (a rope mount's damping,
+    # a bounce onto a counter): only then can a look-alike be told from the genuine object
+    # (the twin test, scenes.twin), so only then is one injected, and only one whose cue reads
+    # the right way (adversarial_pool). A free fall, a flight, a roll, a topple or a slide
+    # moves a foam anvil exactly like an iron one (no air drag; on an incline friction, not
+    # mass, sets the pace).
+    mass_cue: MassCue | None = None
     # Seconds after t0 that the ground truth covers, where the family's slowest band needs
     # more than the generator's default (generate.HORIZON) to resolve.
     horizon: float | None = None
@@ -215,6 +216,10 @@ class FamilySampler:
     # True where a dodge group may draw a harmless object because the event makes it a
     # dodge (chain_reaction: a heavy striker that rolls on into reach after the strike).
     dodge_by_event: bool = False
+
+    @property
+    def shows_mass(self) -> bool:
+        return self.mass_cue is not None
 
 
 REGISTRY: dict[Family, FamilySampler] = {}
@@ -493,12 +498,17 @@ def adversarial_pool(sampler: FamilySampler, catalogue: Catalogue) -> list[Catal
     """The pool's look-alikes whose physics calls for the other action than their look: a
     foam brick (caught) that looks like a brick (dodged). A look-alike that deserves the same
     action as what it imitates (a hollow prop door is as large as a wooden one) probes
-    nothing and is left out."""
+    nothing and is left out; so is one whose cue in the family's window reads the wrong way
+    (a steel apple rebounds off a counter higher than an apple: it looks light, not heavy)."""
     return [
         v
         for name in sampler.pool
         for v in catalogue.variants_of(name)
         if bool(intrinsic_reasons(v)) != bool(intrinsic_reasons(catalogue.get(name)))
+        and (
+            sampler.mass_cue is None
+            or reads_heavier(sampler.mass_cue, v, catalogue.get(name)) == bool(intrinsic_reasons(v))
+        )
     ]
 
 

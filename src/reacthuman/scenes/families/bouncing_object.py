@@ -27,6 +27,7 @@ from reacthuman.scenes.families.base import (
     twin_of,
 )
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
+from reacthuman.scenes.twin import MassCue
 
 # It comes down onto the counter hard, early in the window (0.1-0.2 s in: as off a bounce on
 # the floor): 4-4.5 m/s at impact. A tennis ball then bounces 13-16 cm back up where a
@@ -98,11 +99,11 @@ SAMPLER = register(
             "beach_ball",
             "baseball",
             "bowling_ball",  # it hardly bounces: dropped onto the counter it thuds and rolls
-            "apple",  # knocked off a fruit bowl: it hardly bounces, a steel one rings back up
+            "apple",  # knocked off a fruit bowl: it hardly bounces
         ),
         rooms=(RoomType.playroom, RoomType.living_room, RoomType.garage, RoomType.hallway),
         build=build,
-        shows_mass=True,
+        mass_cue=MassCue.bounce,
         # The slow band comes off the counter's end 2.8-3.3 s after t0 and into the hands.
         horizon=4.0,
         plan_phase=1,

@@ -33,6 +33,7 @@ from reacthuman.scenes.families.base import (
 )
 from reacthuman.scenes.kinematics import G, MotionPath, integrate_angle, principal_inertia
 from reacthuman.scenes.spec import Family, FurnitureKind, Joint, ObjectRole, RoomType, SpeedBand
+from reacthuman.scenes.twin import MassCue
 
 # The knock, as a multiple of the one whose return swing turns at the hands. Arrival speeds
 # scale with it, so the very fast band arrives at least 2.1 times as fast as the slow one.
@@ -187,7 +188,7 @@ SAMPLER = register(
         ),
         rooms=(RoomType.garage, RoomType.living_room, RoomType.playroom, RoomType.dining_room),
         build=build,
-        shows_mass=True,
+        mass_cue=MassCue.damping,
         room_heights=(3.3, 3.8),  # a long rope swings slowly enough to leave time
         plan_phase=2,
     )
