@@ -82,6 +82,12 @@ def heaviness(cue: MassCue, trajectory: Sequence[_Timed], window: float) -> floa
     return 0.0
 
 
+def cue_reads_right(shows_heavier: bool | None, dangerous: bool) -> bool:
+    """Whether a look-alike's cue reads the way a person reads it: heavier than its twin
+    where it is dangerous, lighter where harmless (always, where there is no mass cue)."""
+    return shows_heavier is None or shows_heavier == dangerous
+
+
 class TwinTest(BaseModel):
     """How far an adversarial scene's window is from its genuine twin's."""
 
@@ -103,8 +109,7 @@ class TwinTest(BaseModel):
 
     @property
     def reads_right(self) -> bool:
-        """Whether its cue reads the way a person reads it: heavier where it is dangerous."""
-        return self.shows_heavier is None or self.shows_heavier == self.dangerous
+        return cue_reads_right(self.shows_heavier, self.dangerous)
 
     def reason(self) -> str:
         parts = []
@@ -240,7 +245,7 @@ def compare(
         heavier = heaviness(cue, truth.trajectory, window) > heaviness(
             cue, twin_truth.trajectory, window
         )
-    test = TwinTest(
+    return TwinTest(
         twin=twin,
         trajectory_gap=round(gap, 4),
         pixel_share=round(share, 5),
@@ -248,16 +253,12 @@ def compare(
         neighbour_gaps=others,
         shows_heavier=heavier,
         dangerous=dangerous,
-        passed=False,
-    )
-    passed = (
-        gap >= MIN_TRAJECTORY_GAP
+        passed=gap >= MIN_TRAJECTORY_GAP
         and shift >= MIN_CLOSEUP_SHIFT
         and share >= MIN_PIXEL_SHARE
         and all(g >= MIN_TRAJECTORY_GAP for g in others.values())
-        and test.reads_right
+        and cue_reads_right(heavier, dangerous),
     )
-    return test.model_copy(update={"passed": passed})
 
 
 def _at(truth: GroundTruth, t: float) -> Sequence[float]:

@@ -118,8 +118,10 @@ class TwinRow(BaseModel):
     pixel_share: float
     closeup_shift: float = 0.0
     neighbour_gaps: dict[SpeedBand, float] = {}
-    # whether its window shows it heavier than the twin, as a dodge should (None: no mass cue)
+    # whether its window shows it heavier than the twin (None: no mass cue), and whether that
+    # is the way its label reads (heavier where dangerous)
     shows_heavier: bool | None = None
+    reads_right: bool = True
     passed: bool
     label: Action
 
@@ -212,6 +214,7 @@ def validity(scenes: list[Scene], skipped: Sequence[SkippedScene] | None = None)
             closeup_shift=s.metadata.twin.closeup_shift,
             neighbour_gaps=s.metadata.twin.neighbour_gaps,
             shows_heavier=s.metadata.twin.shows_heavier,
+            reads_right=s.metadata.twin.reads_right,
             passed=s.metadata.twin.passed,
             label=s.metadata.label,
         )
@@ -376,10 +379,6 @@ def _label_lines(report: Validity) -> list[str]:
     return out
 
 
-def _reads_right(twin: TwinRow) -> bool:
-    return twin.shows_heavier == (twin.label is Action.TRIGGER_DODGE)
-
-
 def _adversarial_lines(report: Validity) -> list[str]:
     dodges = report.adversarial_labels.get(Action.TRIGGER_DODGE, 0)
     out = [
@@ -528,7 +527,7 @@ def validity_markdown(report: Validity) -> list[str]:
             f"{100 * max(t.pixel_share for t in report.twins):.2f} % of a close-up frame's "
             "pixels differ"
             + (
-                f"; {sum(_reads_right(t) for t in cued)} of {len(cued)} with a mass cue show "
+                f"; {sum(t.reads_right for t in cued)} of {len(cued)} with a mass cue show "
                 "heavier than the twin where they are dodges, lighter where catches"
                 if (cued := [t for t in report.twins if t.shows_heavier is not None])
                 else ""
