@@ -409,14 +409,19 @@ def test_look_alikes_are_staged_only_where_their_cue_reads_the_right_way():
     assert "steel_apple" not in bouncing
     assert {"lead_core_tennis_ball", "concrete_filled_basketball", "foam_bowling_ball"} <= bouncing
     assert "steel_apple" not in pinnable_objects(Family.bouncing_object)
+    # One swing does not show a heavy bob from a light one (a blind reading, issue 51).
+    assert REGISTRY[Family.pendulum_swing].mass_cue is None
+    assert "lead_sandbag" not in pinnable_objects(Family.pendulum_swing)
     staged = 0
     for sampler in REGISTRY.values():
+        if sampler.mass_cue is None:
+            continue  # stages none (test_adversarial_rate_is_configurable_...)
         for variant in adversarial_pool(sampler, catalogue):
             genuine = catalogue.get(variant.imitates)
             heavier = reads_heavier(sampler.mass_cue, variant, genuine)
             assert heavier == bool(intrinsic_reasons(variant)), (sampler.family, variant.name)
             staged += 1
-    assert staged >= 6
+    assert staged >= 3
 
 
 @pytest.mark.slow  # 102 scenes at each of three rates
@@ -435,9 +440,9 @@ def test_adversarial_rate_is_configurable_and_look_alikes_go_where_mass_shows():
     assert not any(s.adversarial for v in adversarial(0.0).values() for s in v)
     everywhere = adversarial(1.0)
     for family, specs in everywhere.items():
-        # Only a window that shows mass plainly (a bounce onto a counter, a damped swing) can
-        # tell a look-alike from the genuine object (the twin test), and a group stages one
-        # only where the pool has a look-alike of the group's side.
+        # Only a window that shows mass plainly (a bounce onto a counter) can tell a
+        # look-alike from the genuine object (the twin test), and a group stages one only
+        # where the pool has a look-alike of the group's side.
         staged = [s.adversarial for s in specs]
         assert any(staged) == REGISTRY[family].shows_mass, family
         for spec in specs:
@@ -445,25 +450,50 @@ def test_adversarial_rate_is_configurable_and_look_alikes_go_where_mass_shows():
                 twin = default_catalogue().get(spec.hazard.imitates)
                 assert bool(intrinsic_reasons(twin)) != bool(intrinsic_reasons(spec.hazard))
     # On an incline friction hides mass (a foam brick and a clay one slide alike), so the
-    # slides stage no look-alike: their window could not tell the twins apart.
-    assert {f for f, s in REGISTRY.items() if s.shows_mass} == {
-        Family.pendulum_swing,
-        Family.bouncing_object,
-    }
+    # slides stage no look-alike: their window could not tell the twins apart. Nor does one
+    # swing show a heavy bob from a light one (a blind reading, issue 51).
+    assert {f for f, s in REGISTRY.items() if s.shows_mass} == {Family.bouncing_object}
     default = adversarial(DEFAULT_ADVERSARIAL_RATE)
-    flags = [s.adversarial for v in default.values() for s in v]
-    assert 0.03 < sum(flags) / len(flags) < 0.25
-    # A harmless look-alike only beside a dangerous one: the group before it stages one too.
+    flags = [s.adversarial for s in default[Family.bouncing_object]]
+    # Two of every three dodge groups and the catch between two of them: genuine balls too.
+    assert 0.3 < sum(flags) / len(flags) < 0.7
+    # A harmless look-alike only between two dangerous ones.
     for specs in default.values():
         staged = {s.seed // 4: provisional_label(s)[0] for s in specs if s.adversarial}
+        last = max(s.seed // 4 for s in specs)
         for group, label in staged.items():
             if label is Action.EXECUTE_CATCH:
                 assert staged.get(group - 1) is Action.TRIGGER_DODGE, (specs[0].family, group)
+                if group < last:
+                    assert staged.get(group + 1) is Action.TRIGGER_DODGE, (specs[0].family, group)
     # Both directions: harmless things that look dangerous and dangerous things that look
     # harmless, the dodges at least a third.
     labels = [provisional_label(s)[0] for v in default.values() for s in v if s.adversarial]
     assert labels.count(Action.TRIGGER_DODGE) >= len(labels) / 3
     assert Action.EXECUTE_CATCH in labels
+
+
+@pytest.mark.parametrize("first_seed", [0, 31, 98_765, 3_000_000, 6_000_000])
+def test_any_block_holds_look_alikes_of_both_sides_and_genuine_balls_beside_them(first_seed):
+    """Two of every three dodge groups take a look-alike and the catch between two of them:
+    on any block of 18 bouncing scenes 6-12 look-alikes, at least half of them dodges, and
+    genuine balls too (what a reader compares a look-alike with); on a block of two groups,
+    at least a third dodges."""
+    from reacthuman.scenes.sets import generate_set
+
+    def block(per_family):
+        _manifest, scenes = generate_set(
+            per_family, [Family.bouncing_object], first_seed=first_seed
+        )
+        return [(s.spec.adversarial, provisional_label(s.spec)[0]) for s in scenes]
+
+    scenes = block(18)
+    staged = [label for adversarial, label in scenes if adversarial]
+    assert 6 <= len(staged) <= 12
+    assert staged.count(Action.TRIGGER_DODGE) >= len(staged) / 2
+    assert any(not adversarial for adversarial, _label in scenes)
+    small = [label for adversarial, label in block(6) if adversarial]
+    assert small.count(Action.TRIGGER_DODGE) >= len(small) / 3
 
 
 def test_adversarial_rate_changes_the_object_not_the_group():

@@ -76,8 +76,9 @@ def add_parser(commands: Any) -> None:
         type=rate,
         default=DEFAULT_ADVERSARIAL_RATE,
         metavar="R",
-        help="share of scene groups given an adversarial look-alike, in the families whose "
-        f"window can show an object's mass (default {DEFAULT_ADVERSARIAL_RATE})",
+        help="share of dodge groups given a dangerous look-alike, in the families whose "
+        "window can show an object's mass; a harmless one goes between two of them "
+        f"(default {DEFAULT_ADVERSARIAL_RATE:.3g}: two of every three)",
     )
     gen.add_argument(
         "--simulate",

@@ -70,14 +70,14 @@ from reacthuman.scenes.spec import (
 from reacthuman.scenes.truth import object_arrival
 from reacthuman.scenes.twin import largest_gap
 
-GENERATOR_VERSION = "3.1.0"
+GENERATOR_VERSION = "3.2.0"
 NAMESPACE = "reacthuman-scenes-v2"  # part of every seed: changing it changes every scene
-# Share of scene groups given a look-alike, in the families whose window can show an object's
-# mass plainly (FamilySampler.shows_mass: a bounce, a damped swing) and that have a look-alike
-# of the group's side (where a design shows the cue; see _gets_look_alike): two of the 17, so
-# about 5 % of a set (the paper's 40/306 is 13 %; the window of a slide, a roll, a fall or a
-# flight cannot tell a foam brick from a brick).
-DEFAULT_ADVERSARIAL_RATE = 0.7
+# Share of dodge groups given a look-alike, in the families whose window shows an object's
+# mass plainly (FamilySampler.mass_cue: a bounce) and that have a look-alike of the group's
+# side; a catch group takes one between two of them (_gets_look_alike). One of the 17 today,
+# so about 3 % of a set (the paper's 40/306 is 13 %; the window of a slide, a roll, a fall or
+# a flight cannot tell a foam brick from a brick, nor one swing a heavy bob from a light one).
+DEFAULT_ADVERSARIAL_RATE = 2.0 / 3.0  # two of every three dodge groups
 HORIZON = 3.5  # s after t0 that intended motion and ground truth cover
 # How far a look-alike's designed path must part from its genuine twin's in the window, at
 # its own band and the neighbouring ones: the twin test's 10 cm (scenes.twin) with room for
@@ -220,34 +220,44 @@ def _layout(
     return ctx, sampler.build(ctx)
 
 
-GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
+def _dodges_before(sampler: FamilySampler, group: int) -> int:
+    """How many dodge groups a family's plan holds before ``group`` (counted from its phase)."""
+    steps = group + sampler.plan_phase
+    cycles, rest = divmod(steps, len(sampler.plan))
+    dodges = sampler.plan.count(Action.TRIGGER_DODGE)
+    return cycles * dodges + sampler.plan[:rest].count(Action.TRIGGER_DODGE)
 
 
 def _gets_look_alike(
     sampler: FamilySampler, group: int, side: Action, rate: float, catalogue: Catalogue
 ) -> bool:
-    """Whether a group stages a look-alike. Dodge groups are picked by a low-discrepancy
-    sequence over the group index (each family starting elsewhere), so any run of consecutive
-    groups holds about the same share of them, not a lucky or unlucky handful. A catch group
-    stages one only beside a dodge group that does (the group just before it in the family's
-    plan, where that group's design shows its cue), at the same share: every harmless thing
-    that looks dangerous comes with a dangerous thing that looks harmless, so on any block of
-    seeds about half of the look-alikes, and at least a third, are dodges. Families plan two
-    catches for each dodge (base.CATCH_LEANING), so the share is 1.5 ``rate`` (capped at
-    every group) and about ``rate`` of all groups get a look-alike."""
+    """Whether a group stages a look-alike. Dodge groups are picked at ``rate`` as evenly as
+    a share can be spread (the k-th dodge group of the plan takes one where floor(k rate)
+    steps up; each family starting elsewhere), so any run of consecutive groups holds the
+    same share of them, give or take one, not a lucky or unlucky handful. At 2/3 (the
+    default) two dodge groups in a row take one, the third does not, and the catch group
+    between the two does: 6-12 look-alikes on any block of 18 scenes, genuine balls too.
+    A catch group stages one only between two dodge groups that do (the groups on either side
+    in the family's plan, base.ALTERNATING, where their designs show the cue): every harmless
+    thing that looks dangerous has a dangerous thing that looks harmless on both sides, so on
+    any block of two groups or more at least a third of the look-alikes are dodges (four
+    seeds of a harmless one and two of the next group), and about 60 % overall."""
     if side is Action.NO_ACTION:
         return False
     offset = derive_seed(NAMESPACE, sampler.family.value, "look-alike") / 2.0**64
-    share = min(1.0, 1.5 * rate)
     if side is Action.TRIGGER_DODGE:
-        return (group * GOLDEN + offset) % 1.0 < share
-    partner = group - 1
-    if partner < 0 or planned_side(sampler, partner) is not Action.TRIGGER_DODGE:
+        k = _dodges_before(sampler, group)
+        return math.floor((k + 1) * rate + offset) > math.floor(k * rate + offset)
+    partners = (group - 1, group + 1)
+    if partners[0] < 0 or any(
+        planned_side(sampler, partner) is not Action.TRIGGER_DODGE for partner in partners
+    ):
         return False
-    if (group * GOLDEN + offset + 0.5) % 1.0 >= share:
-        return False
-    found = _group_design(sampler.family, partner, sampler.gravity_paced, rate, catalogue)
-    return not isinstance(found, str) and found[0][0].hazard.adversarial
+    for partner in partners:
+        found = _group_design(sampler.family, partner, sampler.gravity_paced, rate, catalogue)
+        if isinstance(found, str) or not found[0][0].hazard.adversarial:
+            return False
+    return True
 
 
 class Design:

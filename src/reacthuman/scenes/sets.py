@@ -368,7 +368,7 @@ def group_manifest(scenes: list[Scene]) -> SetManifest:
 # family, each kept by the validated set (`scenes generate --simulate` keeps every group of the
 # default set since generator 3.0.0), a normal band where the family sweeps speed, and chosen
 # so that the 17 ask for both answers: 8 catch, 8 dodge, 1 no action, with a look-alike (a
-# concrete-filled basketball) and a dodge made by another object (chain_reaction's bowling
+# lead-cored tennis ball) and a dodge made by another object (chain_reaction's bowling
 # ball rolling on after it strikes an orange). test_sim checks that all 17 pass validation
 # when simulated; after a sampler change, choose again from the seeds that `reacthuman scenes
 # generate --simulate` keeps.
@@ -386,7 +386,7 @@ DEFAULT_SCENE_SEEDS: dict[Family, int] = {
     Family.door_swing: 1,  # wooden door: dodge
     Family.pendulum_swing: 1,  # teddy bear: catch
     Family.thrown_object: 1,  # apple: catch
-    Family.bouncing_object: 1,  # concrete-filled basketball, a look-alike: dodge
+    Family.bouncing_object: 9,  # lead-cored tennis ball, a look-alike: dodge
     Family.stair_tumble: 1,  # orange: catch
     Family.chain_reaction: 5,  # orange struck by a bowling ball that rolls on: dodge
     Family.multi_object: 1,  # bowling balls: dodge

@@ -56,25 +56,22 @@ class _Timed(Protocol):
 class MassCue(StrEnum):
     """How a family's window shows what an object weighs, in the direction a person reads it."""
 
-    bounce = "bounce"  # a heavy thing thuds where a light one rebounds: the lower bounce
-    damping = "damping"  # a light thing's swing dies away where a heavy one's carries on
+    # A heavy thing thuds where a light one rebounds: the lower bounce. (A swing is no cue
+    # on its own: a rope mount's damping slows a light bob more than a heavy one, but a
+    # blind reader saw that only next to the twin's window, issue 51.)
+    bounce = "bounce"
 
 
 def reads_heavier(cue: MassCue, obj: CatalogueObject, other: CatalogueObject) -> bool:
     """Whether ``obj`` should show heavier than ``other`` in a window with ``cue``, from the
     catalogue: where a design may stage it (``families.base.adversarial_pool``)."""
-    if cue is MassCue.bounce:
-        return obj.restitution < other.restitution
-    return obj.mass_kg > other.mass_kg
+    return obj.restitution < other.restitution
 
 
 def heaviness(cue: MassCue, trajectory: Sequence[_Timed], window: float) -> float:
     """How heavy the hazard shows in the window, measured (larger reads heavier, in metres):
-    for a bounce, minus how far it rises after its first contact (a thud rises 0); for a
-    swing, how far it swings out from where it hung."""
+    for a bounce, minus how far it rises after its first contact (a thud rises 0)."""
     points = [p for p in trajectory if p.t <= window + 1e-9]
-    if cue is MassCue.damping:
-        return max((math.dist(p.pos, points[0].pos) for p in points), default=0.0)
     z = [p.pos[2] for p in points]
     for i in range(1, len(z) - 1):
         if z[i] <= z[i - 1] and z[i] < z[i + 1]:  # the first contact: it stops going down

@@ -54,6 +54,9 @@ CATCH, DODGE, NO_ACTION = Action.EXECUTE_CATCH, Action.TRIGGER_DODGE, Action.NO_
 # ladders, toppling furniture, a fall from a double-height ceiling), so the others lean to
 # catching for the whole set to keep the paper's even split (141 / 156 / 9).
 CATCH_LEANING = (CATCH, DODGE, CATCH)
+# Catches and dodges in turn: a family that stages look-alikes of both sides
+# (``generate._gets_look_alike`` puts a harmless one only between two dangerous ones).
+ALTERNATING = (CATCH, DODGE)
 
 
 class FamilyError(ValueError):
@@ -196,12 +199,12 @@ class FamilySampler:
     # True where whether the object is safe to catch depending on its speed is the point of
     # the family's sweep; otherwise a group whose label changes with the band is redrawn.
     speed_decides_label: bool = False
-    # How the window shows plainly what an object weighs, if it does (a rope mount's damping,
-    # a bounce onto a counter): only then can a look-alike be told from the genuine object
-    # (the twin test, scenes.twin), so only then is one injected, and only one whose cue reads
-    # the right way (adversarial_pool). A free fall, a flight, a roll, a topple or a slide
-    # moves a foam anvil exactly like an iron one (no air drag; on an incline friction, not
-    # mass, sets the pace).
+    # How the window shows plainly what an object weighs, if it does (a bounce onto a
+    # counter): only then can a look-alike be told from the genuine object (the twin test,
+    # scenes.twin), so only then is one injected, and only one whose cue reads the right way
+    # (adversarial_pool). A free fall, a flight, a roll, a topple or a slide moves a foam
+    # anvil exactly like an iron one (no air drag; on an incline friction, not mass, sets the
+    # pace), and a swing's damping shows only against another window.
     mass_cue: MassCue | None = None
     # Seconds after t0 that the ground truth covers, where the family's slowest band needs
     # more than the generator's default (generate.HORIZON) to resolve.

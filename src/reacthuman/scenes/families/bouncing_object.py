@@ -15,6 +15,7 @@ to 0.4 (``kinematics.SIM_MAX_RESTITUTION``), and none of those catches connected
 from __future__ import annotations
 
 from reacthuman.scenes.families.base import (
+    ALTERNATING,
     HANDS_COUNTER_NEAR_EDGE,
     FamilySampler,
     Layout,
@@ -106,6 +107,9 @@ SAMPLER = register(
         mass_cue=MassCue.bounce,
         # The slow band comes off the counter's end 2.8-3.3 s after t0 and into the hands.
         horizon=4.0,
+        # Look-alikes of both sides (a foam bowling ball, a lead-cored tennis ball): a catch
+        # stages one only between two dodges that do.
+        plan=ALTERNATING,
         plan_phase=1,
     )
 )

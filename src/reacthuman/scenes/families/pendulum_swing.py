@@ -11,8 +11,10 @@ interception point is time-varying).
 A swing in from rest cannot be both caught and decided in time: entering a 1.2 m reach zone
 at least 0.6 s + 0.5 s after t0 and turning 0.4 m ahead of the robot needs an amplitude of
 about 3 m, more than a 3.5 m ceiling allows. The return comes half a period (about 1.6 s)
-after the knock. The rope is a rigid, massless link. Its hinge and the air damp the swing a
-little, a light bob more than a heavy one: the window shows what it weighs.
+after the knock. The rope is a rigid, massless link. Its mount damps the swing a little, a
+light bob more than a heavy one, but that shows only against another window: a blind reader
+of one window could not tell a lead-filled bean bag from a bean bag, nor a concrete-filled
+basketball from a basketball (issue 51), so the family stages no look-alikes.
 """
 
 from __future__ import annotations
@@ -29,11 +31,9 @@ from reacthuman.scenes.families.base import (
     entry_x,
     furniture,
     register,
-    twin_of,
 )
 from reacthuman.scenes.kinematics import G, MotionPath, integrate_angle, principal_inertia
 from reacthuman.scenes.spec import Family, FurnitureKind, Joint, ObjectRole, RoomType, SpeedBand
-from reacthuman.scenes.twin import MassCue
 
 # The knock, as a multiple of the one whose return swing turns at the hands. Arrival speeds
 # scale with it, so the very fast band arrives at least 2.1 times as fast as the slow one.
@@ -45,10 +45,8 @@ KNOCKS = {
 }
 OUTSIDE = (0.05, 0.2)  # m the hanging bob starts beyond the reach zone's edge
 # The rope's mount damps the swing (a swivel that squeaks): a light bob visibly, a heavy one
-# hardly at all. A look-alike's design must part it from its genuine twin in the window by
-# the twin test's margin (a lead-filled bean bag swings out on as a bean bag would not), which
-# takes a stiff mount; a light bob's own design needs a gentler one, or its return swing
-# dies before it reaches the hands (each design draws it in this range).
+# hardly at all. A light bob's design needs a gentle one, or its return swing dies before it
+# reaches the hands (each design draws it in this range).
 MOUNT_DAMPING = (0.3, 1.6)  # N m s / rad
 LATERAL = 0.15  # m: the swing plane is at most this far to either side of the robot
 
@@ -152,7 +150,6 @@ def build(ctx: SampleContext) -> Layout:
         return path
 
     path = swung(inertia, stiffness)
-    twin = twin_of(ctx, hazard)
     # The room holds the hardest knock's swing, the same room in every band of the group.
     hardest = max(swing(KNOCKS[SpeedBand.very_fast][1] * weakest), key=lambda a: a[1])
     far = bob(hardest[1])
@@ -167,7 +164,6 @@ def build(ctx: SampleContext) -> Layout:
             "toward the robot"
         ),
         extent_points=[far],
-        twin_path=None if twin is None else swung(*pendulum(twin.mass_kg)),
     )
 
 
@@ -188,7 +184,6 @@ SAMPLER = register(
         ),
         rooms=(RoomType.garage, RoomType.living_room, RoomType.playroom, RoomType.dining_room),
         build=build,
-        mass_cue=MassCue.damping,
         room_heights=(3.3, 3.8),  # a long rope swings slowly enough to leave time
         plan_phase=2,
     )
