@@ -317,6 +317,25 @@ def test_chain_reaction_targets_start_at_rest_and_triggers_launch_at_t0():
         assert trigger.launch_at_t0 and any(trigger.lin_vel)
 
 
+def test_a_strike_knocks_its_object_off_the_counter_in_every_band():
+    """A chain's object is launched, not nudged: off the counter into reach and down to the
+    floor inside the horizon even at the slow band (a bottle under a baseball stayed put and
+    was labelled a catch all the same). A catch group's heavy object takes a football, never
+    the bowling ball that would make the scene a dodge."""
+    heavy_catches = 0
+    for seed in range(0, 120, 4):  # the slow band of 30 groups: the weakest strike
+        spec = generate_scene(Family.chain_reaction, seed)
+        assert spec.intended.floor_time is not None, spec.scene_id
+        trigger = next(o for o in spec.objects if o.role.value == "trigger")
+        tall = spec.hazard.shape.size[2] >= 0.12  # the football strikes below its top
+        if provisional_label(spec)[0] is Action.EXECUTE_CATCH and spec.hazard.mass_kg > 0.12:
+            if not tall:
+                continue  # an apple, an orange: a baseball launches it
+            heavy_catches += 1
+            assert trigger.catalogue_name == "soccer_ball", spec.scene_id
+    assert heavy_catches >= 5
+
+
 def test_stacks_stand_until_nudged_over_their_edge():
     """The upper stack's centre sits just inside the bottom item's front edge, so the stack
     stands through its settling pre-roll; at t0 every item above the bottom one is set turning
