@@ -241,7 +241,7 @@ def _gets_look_alike(
     in the family's plan, base.ALTERNATING, where their designs show the cue): every harmless
     thing that looks dangerous has a dangerous thing that looks harmless on both sides, so on
     any block of two groups or more at least a third of the look-alikes are dodges (four
-    seeds of a harmless one and two of the next group), and about 60 % overall."""
+    seeds of a harmless one and two of the next group), and two thirds at the default."""
     if side is Action.NO_ACTION:
         return False
     offset = derive_seed(NAMESPACE, sampler.family.value, "look-alike") / 2.0**64
