@@ -78,19 +78,13 @@ def build(ctx: SampleContext) -> Layout:
         raise FamilyError("the rope is too short to swing back to the hands")
     pivot = (pivot_x, pivot_y, pivot_z)
 
-    def pendulum(mass: float) -> tuple[float, float]:
-        """Inertia about the pivot and g-stiffness of a bob of ``mass``: a physical pendulum,
-        the bob's own inertia about its centre (it hangs along the rope, its z axis) added to
-        m L^2."""
-        spin_inertia = principal_inertia(ctx.hazard.shape, mass)[0]
-        inertia = mass * length * length + spin_inertia
-        return inertia, mass * G * length / inertia
+    # A physical pendulum: the bob's own inertia about its centre (it hangs along the rope,
+    # its z axis) added to m L^2, and its g-stiffness.
+    mass = ctx.hazard.mass_kg
+    inertia = mass * length * length + principal_inertia(ctx.hazard.shape, mass)[0]
+    stiffness = mass * G * length / inertia
 
-    inertia, stiffness = pendulum(ctx.hazard.mass_kg)
-
-    def swing(
-        rate: float, inertia: float = inertia, stiffness: float = stiffness
-    ) -> list[tuple[float, float, float]]:
+    def swing(rate: float) -> list[tuple[float, float, float]]:
         return integrate_angle(
             lambda th, w: -stiffness * math.sin(th) - damping / inertia * w,
             0.0,
@@ -142,14 +136,10 @@ def build(ctx: SampleContext) -> Layout:
         0.5,
     )
 
-    def swung(inertia: float, stiffness: float) -> MotionPath:
-        path = MotionPath()
-        for t, theta, omega in swing(theta_dot, inertia, stiffness):
-            vel = (length * omega * math.cos(theta), 0.0, length * omega * math.sin(theta))
-            path.append(t, bob(theta), vel, 0.5 * inertia * omega * omega)
-        return path
-
-    path = swung(inertia, stiffness)
+    path = MotionPath()
+    for t, theta, omega in swing(theta_dot):
+        vel = (length * omega * math.cos(theta), 0.0, length * omega * math.sin(theta))
+        path.append(t, bob(theta), vel, 0.5 * inertia * omega * omega)
     # The room holds the hardest knock's swing, the same room in every band of the group.
     hardest = max(swing(KNOCKS[SpeedBand.very_fast][1] * weakest), key=lambda a: a[1])
     far = bob(hardest[1])
