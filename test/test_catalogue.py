@@ -163,3 +163,11 @@ def test_the_scenes_guide_publishes_every_objects_label_rule():
     plate = next(r for r in rows if r.startswith("| ceramic_plate |"))
     assert "catch, unless" in plate
     assert "dodge (sharp)" in next(r for r in rows if r.startswith("| chef_knife |"))
+
+
+def test_two_genuine_objects_drawn_alike_are_rejected():
+    data = raw_catalogue()
+    by_name = {o["name"]: o for o in data["objects"]}
+    by_name["orange"]["visual"] = dict(by_name["apple"]["visual"])
+    with pytest.raises(CatalogueError, match="'orange'.*that of 'apple'"):
+        parse_catalogue(data)

@@ -90,6 +90,10 @@ def test_catalogue_json_lists_every_object_with_its_look_and_mass():
         ),
         (["scenes", "generate", "--out", "x", "--adversarial-rate", "2"], "must be in [0, 1]"),
         (["scenes", "validate", "no/such/dir"], "no such file or folder"),
+        (["catalogue", "--unlabelled"], "--unlabelled needs --sheet OUT"),
+        (["catalogue", "--sheet", "x"], "--sheet writes a PNG; name it *.png"),
+        (["catalogue", "--sheet", "x.png", "--resolution", "640x480"], "must be 16:9"),
+        (["catalogue", "--sheet", "x.png", "--resolution", "big"], "must look like 640x360"),
     ],
 )
 def test_bad_arguments_get_a_clear_error_and_nonzero_exit(args, message, tmp_path):

@@ -435,3 +435,21 @@ def test_probe_labels_match_free_fall_and_a_throw_in_closed_form(first_of_each_f
         else:
             assert labels[Kind.time_to_reach] == pytest.approx(arrival - b, abs=dt), family
     assert labels[Kind.time_to_reach] is not None  # the throw does reach the robot
+
+
+def test_the_hazard_is_measured_in_every_view_on_the_rendered_frames(first_of_each_family):
+    """The truth holds each view's span and move of the hazard, measured on a segmentation of
+    the rendered frames; for the main job's ball the close-up span agrees with the ball's
+    diameter projected through the camera (a sphere's outline is its diameter)."""
+    for family, (_spec, result) in first_of_each_family.items():
+        views = {v.view: v for v in result.truth.views}
+        assert set(views) == {c.value for c in CameraName}, family
+        assert views["closeup"].span_px > 0, family  # framed by design: always in view
+    spec, result = first_of_each_family[Family.bouncing_object]
+    camera = next(c for c in spec.cameras if c.name is CameraName.closeup)
+    at_freeze = min(result.truth.trajectory, key=lambda p: abs(p.t - result.truth.window))
+    forward = np.subtract(camera.lookat, camera.pos)
+    depth = np.dot(np.subtract(at_freeze.pos, camera.pos), forward / np.linalg.norm(forward))
+    expected = spec.hazard.shape.size[0] / depth * 180 / math.tan(math.radians(camera.fov_deg) / 2)
+    measured = {v.view: v for v in result.truth.views}["closeup"].span_px
+    assert measured == pytest.approx(expected, rel=0.25, abs=2)

@@ -22,6 +22,21 @@ def add_parser(commands: Any) -> None:
         help="the per-object label table (docs/scenes.md), as Markdown",
     )
     cat.add_argument("--file", help="validate and print this catalogue file instead")
+    cat.add_argument(
+        "--sheet",
+        metavar="OUT",
+        help="render every object as the close-up camera sees it, labelled, into the PNG OUT",
+    )
+    cat.add_argument(
+        "--unlabelled",
+        action="store_true",
+        help="with --sheet: number the tiles and write the key to OUT.key.json (a blind reading)",
+    )
+    cat.add_argument(
+        "--resolution",
+        default="640x360",
+        help="with --sheet: the frame the tiles are cut from, as the scenes render (640x360)",
+    )
     cat.set_defaults(func=cmd_catalogue)
 
 
@@ -32,6 +47,10 @@ def cmd_catalogue(args: argparse.Namespace) -> int:
         catalogue = load_catalogue(args.file) if args.file else default_catalogue()
     except CatalogueError as exc:
         raise CliError(str(exc)) from None
+    if args.unlabelled and not args.sheet:
+        raise CliError("--unlabelled needs --sheet OUT")
+    if args.sheet:
+        return _sheet(catalogue, args)
     if args.json:
         print(json.dumps([o.model_dump(mode="json") for o in catalogue.objects], indent=2))
         return 0
@@ -47,6 +66,27 @@ def cmd_catalogue(args: argparse.Namespace) -> int:
         hazards = obj.hazards.active() + ([] if obj.graspable else ["large"])
         looks = obj.looks_like + (f"  [imitates {obj.imitates}]" if obj.imitates else "")
         print(f"  {obj.name:<28}{obj.mass_kg:>8.3g}  {', '.join(hazards) or '-':<32}{looks}")
+    return 0
+
+
+def _sheet(catalogue, args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from pydantic import ValidationError
+
+    from reacthuman.sim.catalogue_sheet import write_catalogue_sheet
+    from reacthuman.sim.settings import RenderSettings, parse_resolution
+
+    try:
+        width, height = parse_resolution(args.resolution)
+        settings = RenderSettings(width=width, height=height)
+    except (ValueError, ValidationError) as exc:
+        raise CliError(f"--resolution: {exc}") from None
+    out = Path(args.sheet)
+    if out.suffix.lower() != ".png":
+        raise CliError(f"--sheet writes a PNG; name it *.png, got {out}")
+    write_catalogue_sheet(catalogue, out, settings, labelled=not args.unlabelled)
+    print(f"wrote {out} ({len(catalogue)} objects)")
     return 0
 
 

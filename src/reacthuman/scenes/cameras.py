@@ -19,6 +19,10 @@ ASPECT = 16.0 / 9.0
 FRAME_MARGIN = 0.88  # points must sit inside 88 % of the half-width and half-height
 MAX_ATTEMPTS = 48
 EYE_FORWARD = 0.06  # the head camera sits slightly ahead of the observer's axis
+# The head camera's vertical field of view: the G1's head holds a RealSense D435 (``d435_link``
+# in its URDF), whose colour camera sees 69 x 42 degrees; a 58-66 degree draw showed a 6.7 cm
+# ball at 6-7 px across where this one shows it at 9-10 (issue 52).
+HEAD_FOV = (40.0, 46.0)
 
 
 class FramingError(ValueError):
@@ -94,10 +98,34 @@ def egocentric(rng: SeededRng, eye_height: float, points: Sequence[Vec3]) -> Cam
             pos=pos,
             lookat=_round(add(target, jitter)),
             up=(0.0, 0.0, 1.0),
-            fov_deg=round(min(rng.uniform(58.0, 66.0) + 3.0 * attempt, 100.0), 3),
+            fov_deg=round(min(rng.uniform(*HEAD_FOV) + 3.0 * attempt, 100.0), 3),
         )
 
     return _retry(CameraName.egocentric, draw, points)
+
+
+CLOSEUP_CANDIDATES = 6  # framed close-up poses drawn, of which the one showing most motion
+MIN_CLOSEUP_SPAN_PX = 20.0  # of 640: the hazard's span the close-up aims to show at the freeze
+
+
+def shown_move_px(camera: Camera, move: tuple[Vec3, Vec3], width: int = 640) -> float:
+    """How far a point moving from ``move[0]`` to ``move[1]`` travels across a ``width``-px
+    frame of ``camera`` (16:9)."""
+    a = project(move[0], camera.pos, camera.lookat, camera.up, camera.fov_deg, ASPECT)
+    b = project(move[1], camera.pos, camera.lookat, camera.up, camera.fov_deg, ASPECT)
+    if a is None or b is None:
+        return 0.0
+    return math.hypot((b[0] - a[0]) * width / 2.0, (b[1] - a[1]) * width / ASPECT / 2.0)
+
+
+def shown_span_px(camera: Camera, point: Vec3, extent: float, width: int = 640) -> float:
+    """About how many px of a ``width``-px frame an object ``extent`` m long spans at
+    ``point`` (seen broadside)."""
+    forward = normalize(sub(camera.lookat, camera.pos))
+    depth = sum(f * d for f, d in zip(forward, sub(point, camera.pos), strict=True))
+    if depth <= 1e-6:
+        return 0.0
+    return extent / depth * (width / ASPECT / 2.0) / math.tan(math.radians(camera.fov_deg) / 2.0)
 
 
 def closeup(
@@ -107,8 +135,15 @@ def closeup(
     points: Sequence[Vec3],
     distance_range: tuple[float, float] = (1.0, 1.8),
     azimuth_range: tuple[float, float] = (35.0, 80.0),
+    moves: Sequence[tuple[Vec3, Vec3]] = (),
+    extent: float = 0.0,
 ) -> Camera:
-    """A camera beside the event origin, looking at it from the side."""
+    """A camera beside the event origin, looking at it from the side. With ``moves`` (the
+    hazard point's start and end of the window, one pair per speed band), the pose of
+    ``CLOSEUP_CANDIDATES`` framed ones that shows the hazard (``extent`` m long) at least
+    ``MIN_CLOSEUP_SPAN_PX`` across at the window's end, if any does, and of those the one that
+    shows the smallest of the moves largest: a toppling piece tips toward the robot, and a
+    camera on that line sees it only grow."""
     toward_observer = normalize((-origin[0], -origin[1], 0.0))
     target = centroid([origin, *points])
 
@@ -135,7 +170,23 @@ def closeup(
             fov_deg=round(min(rng.uniform(48.0, 60.0) + 3.0 * attempt, 110.0), 3),
         )
 
-    return _retry(CameraName.closeup, draw, points, lambda c: _inside(c.pos, bounds))
+    if not moves:
+        return _retry(CameraName.closeup, draw, points, lambda c: _inside(c.pos, bounds))
+    framed: list[Camera] = []
+    for attempt in range(MAX_ATTEMPTS):
+        camera = draw(attempt)
+        if _inside(camera.pos, bounds) and frames_all(camera, points):
+            framed.append(camera)
+            if len(framed) == CLOSEUP_CANDIDATES:
+                break
+    if not framed:
+        raise FramingError(f"the {CameraName.closeup.value} camera cannot keep the hazard in frame")
+
+    def shown(camera: Camera) -> tuple[bool, float]:
+        large = all(shown_span_px(camera, end, extent) >= MIN_CLOSEUP_SPAN_PX for _, end in moves)
+        return large, min(shown_move_px(camera, m) for m in moves)
+
+    return max(framed, key=shown)
 
 
 def overhead(rng: SeededRng, origin: Vec3, bounds: Bounds, points: Sequence[Vec3]) -> Camera:

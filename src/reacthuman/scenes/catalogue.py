@@ -183,6 +183,18 @@ def parse_catalogue(data: object, source: str = "catalogue") -> Catalogue:
                     f"{source}: object {obj.name!r}: {flag} must equal that of "
                     f"{genuine.name!r}: a look-alike differs from it in mass and material only"
                 )
+    # Only a look-alike may look like another object: two genuine objects drawn alike would be
+    # a pair no model could tell apart that no label accounts for.
+    seen: dict[Visual, str] = {}
+    for obj in objects:
+        if obj.imitates is None:
+            other = seen.setdefault(obj.visual, obj.name)
+            if other != obj.name:
+                raise CatalogueError(
+                    f"{source}: object {obj.name!r}: visual {obj.visual.model!r} in colour "
+                    f"{list(obj.visual.color)} is that of {other!r}; give it its own model or "
+                    "colour (only a look-alike, with 'imitates', looks like another object)"
+                )
     return Catalogue(objects, str(data.get("catalogue_version", "unknown")))
 
 

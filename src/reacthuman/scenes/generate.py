@@ -13,8 +13,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from reacthuman.scenes import families
-from reacthuman.scenes.cameras import Bounds, closeup, egocentric, overhead
-from reacthuman.scenes.catalogue import Catalogue, CatalogueObject, default_catalogue
+from reacthuman.scenes.cameras import Bounds, centroid, closeup, egocentric, overhead
+from reacthuman.scenes.catalogue import (
+    Catalogue,
+    CatalogueObject,
+    default_catalogue,
+    longest_extent,
+)
 from reacthuman.scenes.families.base import (
     FamilyError,
     FamilySampler,
@@ -70,7 +75,7 @@ from reacthuman.scenes.spec import (
 from reacthuman.scenes.truth import object_arrival
 from reacthuman.scenes.twin import largest_gap
 
-GENERATOR_VERSION = "3.2.0"
+GENERATOR_VERSION = "3.3.0"
 NAMESPACE = "reacthuman-scenes-v2"  # part of every seed: changing it changes every scene
 # Share of dodge groups given a look-alike, in the families whose window shows an object's
 # mass plainly (FamilySampler.mass_cue: a bounce) and that have a look-alike of the group's
@@ -472,7 +477,8 @@ class _FramePoints:
     """Points the views must show, gathered over every speed band of a scene group.
 
     ``observed``: the hazard at the event start and at the end of the window (close-up and
-    overhead views). ``ego``: the first and last positions during the window that lie in the
+    overhead views); ``moves``: the same as (start, end) pairs, the motion the close-up is
+    chosen to show. ``ego``: the first and last positions during the window that lie in the
     cone a head camera can cover (a drop from right above the robot or onto its feet leaves
     that cone), or the start if none does. ``arrivals``: where it enters the reach zone
     (overhead view).
@@ -482,6 +488,7 @@ class _FramePoints:
         self.ego: list[Vec3] = []
         self.observed: list[Vec3] = []
         self.arrivals: list[Vec3] = []
+        self.moves: list[tuple[Vec3, Vec3]] = []  # the hazard point over each band's window
 
     def add(self, layout: Layout, window: float) -> None:
         samples = layout.path.samples
@@ -490,6 +497,7 @@ class _FramePoints:
         self.ego += [visible[0], visible[-1]] if visible else [start.pos]
         self.ego += layout.extra_frame_points
         self.observed += [start.pos, end.pos, *layout.extra_frame_points]
+        self.moves.append((start.pos, end.pos))
         arrival = summarise_arrival(
             ((s.t, s.pos, s.vel) for s in samples), (0, 0, 0), 0.0, 1.0, layout.path.floor_time
         )
@@ -686,11 +694,15 @@ def _assemble(
         egocentric(stage, EYE_HEIGHT, frame.ego),
         closeup(
             stage,
-            layout.event_origin,
+            centroid([end for _start, end in frame.moves])
+            if layout.closeup_follows
+            else layout.event_origin,
             bounds,
             frame.observed,
             layout.closeup_range,
             layout.closeup_azimuth,
+            frame.moves,
+            longest_extent(next(o for o in layout.objects if o.id == layout.primary).shape),
         ),
         overhead(stage, layout.event_origin, bounds, frame.observed + frame.arrivals),
     ]

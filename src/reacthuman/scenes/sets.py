@@ -51,7 +51,7 @@ from reacthuman.scenes.generate import (
 )
 from reacthuman.scenes.labels import Action, SafetyLabel, provisional_label
 from reacthuman.scenes.spec import SWEPT_BANDS, Family, SceneSpec, SpeedBand
-from reacthuman.scenes.truth import GroundTruth
+from reacthuman.scenes.truth import GroundTruth, HazardView
 from reacthuman.scenes.twin import TwinTest
 
 DEFAULT_PER_FAMILY = 18
@@ -125,13 +125,17 @@ class SceneMetadata(BaseModel):
     twin: TwinTest | None = None  # adversarial scenes of a simulated set (scenes.twin)
     spec_sha256: str
     authored: Authored | None = None  # an authored scene's provenance
+    # A simulated scene's hazard as each view's rendered frames show it (``sim.visibility``).
+    views: list[HazardView] | None = None
 
     @model_serializer(mode="wrap")
     def _without_absent_authoring(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # A generated scene's metadata keeps the bytes it had before authored scenes existed.
+        # A generated scene's metadata keeps the bytes it had before authored scenes existed,
+        # and an unsimulated one those it had before views were measured.
         data: dict[str, Any] = handler(self)
-        if data.get("authored") is None:
-            data.pop("authored", None)
+        for optional in ("authored", "views"):
+            if data.get(optional) is None:
+                data.pop(optional, None)
         return data
 
 
@@ -219,6 +223,7 @@ def metadata_for(
         twin=twin,
         spec_sha256=hashlib.sha256(spec.to_json().encode()).hexdigest(),
         authored=authored,
+        views=None if truth is None or not truth.views else truth.views,
     )
 
 
@@ -534,6 +539,7 @@ def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
                         "label_source",
                         "moment",
                         "twin",
+                        "views",
                     )
                 }
             )

@@ -30,8 +30,9 @@ from reacthuman.scenes.spec import ObjectArrival, Quat, SceneSpec, Vec3
 # 2.0: arrival at entry, peaks, rigid-body energy, the reaction margin; 2.1: the hazard's pose
 # along the trajectory and its size, the room and its obstacles at the freeze (what a planner
 # needs to meet the object or keep clear of it); 2.2: peaks at the hands, and how every other
-# moving object meets the observer (a chain's striker is a hazard too when it reaches).
-TRUTH_SCHEMA = "2.2"
+# moving object meets the observer (a chain's striker is a hazard too when it reaches); 2.3: how
+# large the hazard shows and how far it moves in each view's rendered frames (``views``).
+TRUTH_SCHEMA = "2.3"
 TRAJECTORY_RATE = 60  # Hz stored in ground_truth.json
 
 
@@ -51,6 +52,19 @@ class Obstacle(BaseModel):
     id: str
     lo: Vec3
     hi: Vec3
+
+
+class HazardView(BaseModel):
+    """The hazard as one camera's frames show it, measured on their pixels (a segmentation
+    of the same render): what a model can see of it, occlusion included."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    view: str  # the camera (CameraName)
+    width: int  # px of the frame, for the sizes below
+    start_span_px: float  # the longest side of its visible pixels' box, when the window opens
+    span_px: float  # the same at the freeze (0: not visible)
+    motion_px: float  # how far its visible centre moved over the window (0: unseen at an end)
+    cue_motion_px: float  # the largest such move of the hazard or what sets it going
 
 
 class GroundTruth(BaseModel):
@@ -83,6 +97,7 @@ class GroundTruth(BaseModel):
     obstacles: list[Obstacle] = []  # at the freeze (2.1)
     floor_resolves: bool = True  # False where the floor is the hazard's path (2.1)
     others: list[ObjectArrival] = []  # every other object that moved (2.2)
+    views: list[HazardView] = []  # the hazard in each camera's frames (2.3)
 
     def to_json(self) -> str:
         return json.dumps(self.model_dump(mode="json"), indent=2) + "\n"

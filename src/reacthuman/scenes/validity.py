@@ -17,6 +17,10 @@ otherwise) and the set's manifest:
    its spec): a set is the paper's decision problem by design only if few are.
 5. **Adversarial objects**: the twin test of each (``scenes.twin``): how far its window is
    from its genuine look-alike's at its own band and the neighbouring ones.
+6. **Hazards in view** (simulated sets): per family, how large the hazard shows at the freeze
+   in the close-up and the head camera, and how far it (or what sets it going) moves over the
+   window in its best view, measured on the rendered frames (``sim.visibility``); how many
+   scenes meet all three thresholds.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ from reacthuman.scenes.generate import MIN_SPEED_RATIO
 from reacthuman.scenes.labels import Action
 from reacthuman.scenes.moment import REACTION_MARGIN
 from reacthuman.scenes.sets import Scene, SkippedScene
-from reacthuman.scenes.spec import SWEPT_BANDS, Family, SpeedBand
+from reacthuman.scenes.spec import SWEPT_BANDS, CameraName, Family, SpeedBand
+from reacthuman.scenes.truth import HazardView
 from reacthuman.scenes.twin import (
     CLOSEUP_WIDTH_PX,
     MIN_CLOSEUP_SHIFT,
@@ -52,6 +57,13 @@ TARGET_SHARES = {
 MAX_DISPOSITION_SAA = 56.0
 MIN_YIELD = 0.9
 MIN_ADVERSARIAL_DODGE = 1.0 / 3.0
+# What a person needs to see the hazard (issue 52), in pixels of a 640-px-wide frame: its span
+# at the freeze in the close-up and in the head camera, and its move over the window in at
+# least one view.
+MIN_CLOSEUP_SPAN_PX = 16.0
+MIN_HEAD_SPAN_PX = 8.0
+MIN_MOTION_PX = 10.0
+REFERENCE_WIDTH = 640
 
 
 class Spread(BaseModel):
@@ -126,6 +138,60 @@ class TwinRow(BaseModel):
     label: Action
 
 
+class InViewRow(BaseModel):
+    """A family's hazards as the rendered frames show them (pixels of a 640-px-wide frame)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    family: Family
+    scenes: int  # with measured views
+    closeup_span: Spread
+    head_span: Spread
+    motion: Spread  # the best view's move of the hazard or what sets it going
+    met: int  # scenes meeting all three thresholds
+    failing: list[str] = []  # the scenes that do not, with what they miss
+
+
+def in_view_check(views: Sequence[HazardView]) -> tuple[float, float, float, list[str]]:
+    """(close-up span, head span, best motion) in 640-px terms, and what falls short."""
+    by_view = {v.view: v for v in views}
+
+    def scaled(view: HazardView, px: float) -> float:
+        return px * REFERENCE_WIDTH / view.width
+
+    closeup, head = by_view[CameraName.closeup.value], by_view[CameraName.egocentric.value]
+    closeup_span, head_span = scaled(closeup, closeup.span_px), scaled(head, head.span_px)
+    motion = max(scaled(v, v.cue_motion_px) for v in views)
+    short = []
+    if closeup_span < MIN_CLOSEUP_SPAN_PX:
+        short.append(f"close-up {closeup_span:.0f} px")
+    if head_span < MIN_HEAD_SPAN_PX:
+        short.append(f"head {head_span:.0f} px")
+    if motion < MIN_MOTION_PX:
+        short.append(f"moves {motion:.0f} px")
+    return closeup_span, head_span, motion, short
+
+
+def in_view_rows(scenes: list[Scene]) -> list[InViewRow]:
+    rows = []
+    for family in Family:
+        measured = [s for s in scenes if s.spec.family is family and s.metadata.views]
+        if not measured:
+            continue
+        checks = [(s, in_view_check(s.metadata.views or [])) for s in measured]
+        rows.append(
+            InViewRow(
+                family=family,
+                scenes=len(measured),
+                closeup_span=Spread.of([c[0] for _s, c in checks]),
+                head_span=Spread.of([c[1] for _s, c in checks]),
+                motion=Spread.of([c[2] for _s, c in checks]),
+                met=sum(not c[3] for _s, c in checks),
+                failing=[f"{s.spec.scene_id}: {', '.join(c[3])}" for s, c in checks if c[3]],
+            )
+        )
+    return rows
+
+
 class Validity(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     source: str  # "simulated", "intended" or "mixed"
@@ -141,6 +207,7 @@ class Validity(BaseModel):
     always_dodge: float = 0.0
     adversarial_labels: dict[Action, int] = {}
     yields: list[YieldRow] = []  # empty where the set's manifest was not given
+    in_view: list[InViewRow] = []  # empty where no scene was simulated
 
 
 def validity(scenes: list[Scene], skipped: Sequence[SkippedScene] | None = None) -> Validity:
@@ -237,6 +304,7 @@ def validity(scenes: list[Scene], skipped: Sequence[SkippedScene] | None = None)
             a: sum(s.metadata.label is a for s in scenes if s.spec.adversarial) for a in Action
         },
         yields=[] if skipped is None else yields(scenes, skipped),
+        in_view=in_view_rows(scenes),
     )
 
 
@@ -357,7 +425,36 @@ def format_validity(report: Validity) -> str:
             f"{100 * MIN_YIELD:.0f} %)"
         )
     out += ["", *_adversarial_lines(report)]
+    out += ["", *_in_view_lines(report)]
     return "\n".join(out)
+
+
+def _in_view_lines(report: Validity) -> list[str]:
+    out = [
+        "6. Hazards in view, measured on the rendered frames (px of a 640-px-wide frame): span "
+        f"at the freeze in the close-up (>= {MIN_CLOSEUP_SPAN_PX:g}) and the head camera "
+        f"(>= {MIN_HEAD_SPAN_PX:g}), move over the window in the best view (>= "
+        f"{MIN_MOTION_PX:g}; the hazard or what sets it going)",
+        f"  {'family':<17}{'n':>4}{'close-up min':>14}{'median':>8}{'head min':>10}{'median':>8}"
+        f"{'move min':>10}{'median':>8}{'met':>10}",
+    ]
+    if not report.in_view:
+        return [*out, "  (not measured: generate the set with --simulate)"]
+    for row in report.in_view:
+        out.append(
+            f"  {row.family.value:<17}{row.scenes:>4}{_f(row.closeup_span.min, 0):>14}"
+            f"{_f(row.closeup_span.median, 0):>8}{_f(row.head_span.min, 0):>10}"
+            f"{_f(row.head_span.median, 0):>8}{_f(row.motion.min, 0):>10}"
+            f"{_f(row.motion.median, 0):>8}{row.met:>6}/{row.scenes:<3}"
+        )
+    met = sum(r.met for r in report.in_view)
+    total = sum(r.scenes for r in report.in_view)
+    out.append(f"  all: {met}/{total} scenes ({100 * met / max(total, 1):.1f} %) meet all three")
+    failing = [f for r in report.in_view for f in r.failing]
+    out += [f"      {f}" for f in failing[:12]]
+    if len(failing) > 12:
+        out.append(f"      ... and {len(failing) - 12} more (--json lists them all)")
+    return out
 
 
 def _label_lines(report: Validity) -> list[str]:

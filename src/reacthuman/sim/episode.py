@@ -35,9 +35,10 @@ from reacthuman.scenes.geometry import (
     sub,
 )
 from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION, kinetic_energy
-from reacthuman.scenes.spec import CameraName, SceneObject, SceneSpec
+from reacthuman.scenes.spec import CameraName, ObjectRole, SceneObject, SceneSpec
 from reacthuman.scenes.truth import (
     GroundTruth,
+    HazardView,
     Obstacle,
     furniture_obstacles,
     ground_truth,
@@ -45,6 +46,7 @@ from reacthuman.scenes.truth import (
 )
 from reacthuman.sim.mjcf import floor_document, object_document, world_document
 from reacthuman.sim.settings import DT, RenderSettings
+from reacthuman.sim.visibility import hazard_view
 from reacthuman.spine.command import CONTROL_PERIOD
 
 MIN_ENVS = 2  # environments of every scene (module docstring of ``Simulator``)
@@ -235,7 +237,10 @@ class Episode:
         timing = self.spec.timing
         window = self.window
         t0_step = round(timing.t0 / DT)
-        frame_steps = {t0_step + round(t / DT): t for t in self.settings.frame_times(window)}
+        frame_times = self.settings.frame_times(window)
+        frame_steps = {t0_step + round(t / DT): t for t in frame_times}
+        first_t, window_t = frame_times[0], frame_times[-1]
+        segmentations: dict[tuple[CameraName, float], np.ndarray] = {}
         freeze_step = freeze_step_of(self.spec, self.settings)
         end_step = t0_step + round(timing.horizon / DT)
         samples: list[tuple[float, Vec3, Vec3, float]] = []
@@ -283,6 +288,8 @@ class Episode:
                 started = time.perf_counter()
                 for name, camera in self.cameras.items():
                     self.frames[(name, t)] = rendered(camera)
+                    if t in (first_t, window_t):
+                        segmentations[(name, t)] = segmented(camera)
                 if self.g1 is not None:
                     self.g1_states[t] = self.g1.state(0, t)
                 self.seconds["render"] += time.perf_counter() - started
@@ -316,7 +323,7 @@ class Episode:
         if self.starts_on_floor:
             floor_time = _landing_time(samples)
         self.scene.reset(self.freeze_state)
-        return ground_truth(
+        truth = ground_truth(
             self.spec,
             samples,
             floor_time,
@@ -328,6 +335,29 @@ class Episode:
             obstacles=obstacles,
             others=tracks,
         )
+        return truth.model_copy(update={"views": self._views(segmentations, first_t, window_t)})
+
+    def _views(
+        self, segmentations: dict[tuple[CameraName, float], np.ndarray], first: float, last: float
+    ) -> list[HazardView]:
+        """The hazard in each camera's frames (``sim.visibility``), from the segmentations of
+        the window's first frame and the freeze's."""
+        owner = self.scene.segmentation_idx_dict
+
+        def ids(placed: _Placed) -> list[int]:
+            return [k for k, entity in owner.items() if entity == placed.entity.idx]
+
+        triggers = [p for p in self.objects.values() if p.obj.role is ObjectRole.trigger]
+        return [
+            hazard_view(
+                name.value,
+                segmentations[(name, first)],
+                segmentations[(name, last)],
+                ids(self.hazard),
+                [ids(p) for p in triggers],
+            )
+            for name in self.cameras
+        ]
 
     def _track_others(
         self,
@@ -388,6 +418,13 @@ def rendered(camera: Any) -> np.ndarray:
     """A camera's RGB frame of environment 0 (the only one a batched scene renders)."""
     rgb = _np(camera.render(rgb=True)[0])
     return (rgb[0] if rgb.ndim == 4 else rgb).copy()
+
+
+def segmented(camera: Any) -> np.ndarray:
+    """A camera's segmentation of environment 0: each pixel the id of the entity it shows
+    (``Scene.segmentation_idx_dict``), rendered from the same state as its RGB frame."""
+    seg = _np(camera.render(rgb=False, segmentation=True)[2])
+    return (seg[0] if seg.ndim == 3 else seg).copy()
 
 
 def touching(geom_a: np.ndarray, geom_b: np.ndarray, entity: Any) -> np.ndarray:
@@ -504,6 +541,7 @@ class Simulator:
                 lights=lights,
                 shadow=True,
                 rendered_envs_idx=[0],
+                segmentation_level="entity",  # one id per object: sim.visibility
             ),
             show_viewer=False,
         )

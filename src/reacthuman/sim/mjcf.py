@@ -35,8 +35,8 @@ def _v(values: Iterable[float]) -> str:
     return " ".join(_f(x) for x in values)
 
 
-def _rgba(color: Sequence[float]) -> str:
-    return _v((*color, 1.0))
+def _rgba(color: Sequence[float], alpha: float = 1.0) -> str:
+    return _v((*color, alpha))
 
 
 def _friction(sliding: float) -> str:
@@ -61,7 +61,7 @@ def _geom(
     """A geom in ``body`` from full extents (MJCF sizes are half extents; cylinders radius,
     half height)."""
     half: tuple[float, ...]
-    if kind == "box":
+    if kind in ("box", "ellipsoid"):
         half = (size[0] / 2, size[1] / 2, size[2] / 2)
     elif kind == "sphere":
         half = (size[0] / 2,)
@@ -71,16 +71,73 @@ def _geom(
     return ET.SubElement(body, "geom", attributes)
 
 
+class _Assets:
+    """The ``<asset>`` section of a document, made on first use: inline meshes and built-in
+    textures with their materials, named ``<prefix>_<n>`` in the order parts ask for them."""
+
+    def __init__(self, document: ET.Element, prefix: str) -> None:
+        self.document, self.prefix, self.count = document, prefix, 0
+        self.element: ET.Element | None = None
+
+    def add(self, tag: str, attributes: dict[str, str]) -> str:
+        if self.element is None:
+            self.element = ET.Element("asset")
+            self.document.insert(0, self.element)
+        self.count += 1
+        name = f"{self.prefix}_{tag}{self.count}"
+        ET.SubElement(self.element, tag, {"name": name, **attributes})
+        return name
+
+
 def _part(
     body: ET.Element,
     part: Part,
+    assets: _Assets,
     origin: Vec3 = (0.0, 0.0, 0.0),
     frame: Quat = (1.0, 0.0, 0.0, 0.0),
+    extra: dict[str, str] | None = None,
 ) -> ET.Element:
-    """A visual part placed in a parent frame (``frame`` rotation, then ``origin`` offset)."""
+    """A part placed in a parent frame (``frame`` rotation, then ``origin`` offset); visual
+    only unless ``extra`` says otherwise."""
     pos = add(origin, quat_rotate(frame, part.pos))
-    extra = {**VISUAL, "rgba": _rgba(part.color)}
-    return _geom(body, part.kind, pos, part.size, quat_mul(frame, part.quat), extra)
+    quat = quat_mul(frame, part.quat)
+    attributes = {**(VISUAL if extra is None else extra), "rgba": _rgba(part.color, part.alpha)}
+    if part.texture is not None:
+        t = part.texture
+        texture = assets.add(
+            "texture",
+            {
+                "type": "2d",
+                "builtin": t.builtin,
+                "rgb1": _v(part.color),
+                "rgb2": _v(t.second),
+                "mark": "random",
+                "random": _f(t.marks),
+                "markrgb": _v(t.mark),
+                "width": str(t.texels),
+                "height": str(t.texels),
+            },
+        )
+        material = assets.add(
+            "material",
+            {"texture": texture, "texrepeat": _v(t.repeat), "rgba": _rgba((1, 1, 1), part.alpha)},
+        )
+        attributes["material"] = material
+        del attributes["rgba"]
+    if part.kind == "mesh":
+        if part.mesh is None:
+            raise ValueError("a mesh part needs its mesh")
+        mesh = assets.add(
+            "mesh",
+            {
+                "vertex": " ".join(_v(v) for v in part.mesh.vertices),
+                "face": " ".join(" ".join(str(i) for i in f) for f in part.mesh.faces),
+                "inertia": "shell",  # open surfaces (a panel, a seam) have no volume
+            },
+        )
+        geom = {"type": "mesh", "mesh": mesh, "pos": _v(pos), "quat": _v(quat), **attributes}
+        return ET.SubElement(body, "geom", geom)
+    return _geom(body, part.kind, pos, part.size, quat, attributes)
 
 
 def inertia(obj: SceneObject) -> Vec3:
@@ -96,6 +153,7 @@ def object_document(obj: SceneObject, solref: tuple[float, float]) -> tuple[str,
     """
     looks = parts(obj.visual_model, obj.shape.size, obj.color)
     document, body = _document(obj.id)
+    assets = _Assets(document, obj.id)
     if obj.joint is None:
         origin: Vec3 = (0.0, 0.0, 0.0)
         frame: Quat = (1.0, 0.0, 0.0, 0.0)
@@ -130,7 +188,7 @@ def object_document(obj: SceneObject, solref: tuple[float, float]) -> tuple[str,
     }
     _geom(body, obj.shape.kind.value, origin, obj.shape.size, frame, collision)
     for p in looks:
-        _part(body, p, origin, frame)
+        _part(body, p, assets, origin, frame)
     if obj.joint is not None and obj.joint.kind == "pendulum":
         # The rope: a thin visual rod from the pivot to the object's top.
         top = add(origin, quat_rotate(frame, (0.0, 0.0, obj.shape.size[2] / 2)))

@@ -72,7 +72,10 @@ def preflight(spec: SceneSpec) -> list[str]:
 
     for obj in spec.objects:
         if obj.visual_model not in MODELS:
-            problems.append(f"object {obj.id!r}: unknown visual model {obj.visual_model!r}")
+            problems.append(
+                f"object {obj.id!r}: unknown visual model {obj.visual_model!r} (a scene made "
+                "with an older catalogue? generate it again: `reacthuman scenes generate`)"
+            )
         if outside(box_corners(obj.pose.pos, obj.shape.size, obj.pose.quat)):
             problems.append(f"object {obj.id!r} is (partly) outside the room, inside a wall")
     for piece in spec.furniture:

@@ -78,6 +78,10 @@ class Layout:
     floor_friction: float | None = None  # the event needs this floor (a polished floor)
     closeup_range: tuple[float, float] = (1.0, 1.8)  # close-up camera's distance from the origin
     closeup_azimuth: tuple[float, float] = (35.0, 80.0)  # degrees off the origin-to-robot line
+    # True where the hazard travels far in the window (a throw, a bounce): the close-up stands
+    # beside where it is at the freeze rather than where it started, so a small object is not
+    # a few pixels across by then.
+    closeup_follows: bool = False
     t0: float = 0.0  # seconds of settling before the event starts
     extra_frame_points: list[Vec3] = field(default_factory=list)
     # False where the floor is the hazard's path, not its outcome (a ball bouncing or rolling

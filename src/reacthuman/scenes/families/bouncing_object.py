@@ -79,6 +79,7 @@ def build(ctx: SampleContext) -> Layout:
         primary=hazard.id,
         path=path,
         event_origin=start,
+        closeup_follows=True,
         description=(
             f"{ctx.hazard.looks_like} comes bouncing along a counter toward its end and the robot"
         ),

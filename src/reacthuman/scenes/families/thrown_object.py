@@ -89,6 +89,7 @@ def build(ctx: SampleContext) -> Layout:
         primary=hazard.id,
         path=path,
         event_origin=start,
+        closeup_follows=True,
         closeup_range=(0.8, 1.4),
         closeup_azimuth=(130.0, 165.0),  # behind the thrower, looking down the throw
         description=f"someone throws {ctx.hazard.looks_like} at the robot",
