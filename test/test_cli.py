@@ -90,6 +90,7 @@ def test_catalogue_json_lists_every_object_with_its_look_and_mass():
         ),
         (["scenes", "generate", "--out", "x", "--adversarial-rate", "2"], "must be in [0, 1]"),
         (["scenes", "validate", "no/such/dir"], "no such file or folder"),
+        (["bench", "--direct", "--frames", "0", "--out", "x"], "--frames: Input should be"),
         (["catalogue", "--unlabelled"], "--unlabelled needs --sheet OUT"),
         (["catalogue", "--sheet", "x"], "--sheet writes a PNG; name it *.png"),
         (["catalogue", "--sheet", "x.png", "--resolution", "640x480"], "must be 16:9"),

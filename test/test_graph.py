@@ -324,6 +324,8 @@ def test_ctrl_c_keeps_finished_episodes_and_the_rerun_resumes(tmp_path):
 
 
 def test_a_model_behind_a_loopback_endpoint_decides_through_the_graph(tmp_path, server):
+    """A model at an OpenAI-compatible endpoint decides through the node graph, shown the
+    frames ``--frames`` asks for, and its key reaches no file."""
     import json
 
     from loopback import GOOD
@@ -333,11 +335,15 @@ def test_a_model_behind_a_loopback_endpoint_decides_through_the_graph(tmp_path, 
     env = {**graph_env(), "OPENROUTER_API_KEY": key}
     done = subprocess.run(
         [sys.executable, "-m", "reacthuman", "bench", "--model", "fake/model", "--base-url",
-         server.url, "--limit", "2", "--resolution", "320x180", "--out", str(tmp_path)],
+         server.url, "--limit", "2", "--resolution", "320x180", "--frames", "3",
+         "--out", str(tmp_path)],
         env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     assert len(server.requests) == 2
+    for request in server.requests:  # --frames reaches the simulator node: 3 views x 3 frames
+        content = request["body"]["messages"][1]["content"]
+        assert sum(part["type"] == "image_url" for part in content) == 9
     scored = rows(tmp_path / "results.sqlite")
     assert len(scored) == 2 and all('"brain":"fake/model"' in r for r in scored.values())
     assert len(list((tmp_path / "bags").glob("fake_model/*/*/metadata.yaml"))) == 2

@@ -105,3 +105,30 @@ def test_every_objects_document_compiles_and_keeps_its_physics(obj):
     assert len(colliding) == 1
     assert model.geom_group[colliding[0]] == 3  # hidden: only the visual parts are drawn
     assert model.ngeom == 1 + len(parts(obj.visual.model, obj.shape.size, obj.visual.color))
+
+
+def test_a_thrown_object_has_its_thrower_who_is_seen_and_never_touched():
+    """thrown_object stages the child who threw it just behind where it left the hand,
+    facing the robot; the figure is drawn but collides with nothing, so the throw is the
+    same with or without it."""
+    from reacthuman.scenes.generate import generate_scene
+    from reacthuman.scenes.geometry import quat_yaw
+    from reacthuman.scenes.spec import FurnitureKind
+    from reacthuman.sim.mjcf import world_document
+
+    spec = generate_scene("thrown_object", 1)
+    (thrower,) = [f for f in spec.furniture if f.kind is FurnitureKind.person]
+    start = spec.hazard.pose.pos
+    robot = spec.observer.pos
+    to_robot = math.atan2(robot[1] - start[1], robot[0] - start[0])
+    behind = math.dist(thrower.pose.pos[:2], robot[:2]) - math.dist(start[:2], robot[:2])
+    assert 0.1 < behind < 0.35  # just behind the hand, farther from the robot
+    facing = quat_yaw(thrower.pose.quat) + math.pi  # the figure faces its local -x
+    assert math.cos(facing - to_robot) > 0.95
+    without = spec.model_copy(update={"furniture": [f for f in spec.furniture if f is not thrower]})
+    compiled = [
+        mujoco.MjModel.from_xml_string(world_document(s, (0.02, 1.0))) for s in (spec, without)
+    ]
+    colliding = [int(np.count_nonzero(m.geom_contype | m.geom_conaffinity)) for m in compiled]
+    assert colliding[0] == colliding[1]
+    assert compiled[0].ngeom > compiled[1].ngeom  # and it is drawn

@@ -21,6 +21,9 @@ COMMON_PARAMETERS: dict[str, Any] = {
     "run_dir": "runs/latest",  # results store, episodes, bags and report
     "brain": "oracle",  # a baseline's name, or a model id when base_url is set
     "base_url": "",  # OpenAI-compatible endpoint of the model; empty for baselines
+    # Frames per camera over the window: the simulator renders them, and every node that
+    # takes images keeps that many a topic (``contract.images``).
+    "frames": 5,
 }
 
 

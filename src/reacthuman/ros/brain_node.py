@@ -68,9 +68,10 @@ class BrainNode(ReactNode):
         # Plans are published from the deciding threads: never while the node is destroyed.
         self._publishing = threading.Lock()
         self._closed = False
+        images = c.images(int(self.param("frames")))
         for view in c.CameraName:
             self.create_subscription(
-                Image, c.image_topic(view), lambda m, v=view: self._on_image(v, m), c.IMAGES
+                Image, c.image_topic(view), lambda m, v=view: self._on_image(v, m), images
             )
         self.create_subscription(String, c.FREEZE, self._on_freeze, c.EVENTS)
 

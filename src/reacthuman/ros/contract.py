@@ -79,6 +79,15 @@ def reliable(depth: int, latched: bool) -> QoSProfile:
 EVENTS = reliable(10, latched=True)
 STREAM = reliable(50, latched=False)
 IMAGES = reliable(20, latched=True)
+
+
+def images(frames: int) -> QoSProfile:
+    """The camera topics' QoS for a window of ``frames`` frames a view: a freeze publishes
+    them all at once, and a keep-last history shorter than that loses the earliest (37 frames
+    a view, the paper's 60 fps, against 20 kept: the brain never got 17 of them)."""
+    return IMAGES if frames + 2 <= IMAGES.depth else reliable(frames + 2, latched=True)
+
+
 LATCHED = reliable(1, latched=True)
 # A robot's spine reads plans volatile: a plan published before it (re)started is one whose
 # moment has passed, never to be replayed from the brain's latched history.

@@ -93,12 +93,13 @@ class RecorderNode(ReactNode):
         self.run_over = False
         self.opened: set[int] = set()  # episodes whose scene message arrived
         self.waiting: dict[int, list[tuple[str, bytes, int]]] = {}  # envelopes before that
+        images = c.images(int(self.param("frames")))
         for topic in BAGGED:
             self.create_subscription(
                 _message_class(topic.type),
                 topic.name,
                 lambda raw, t=topic.name: self._on_message(t, raw),
-                topic.qos,
+                images if topic.qos == c.IMAGES else topic.qos,
                 raw=True,
             )
         for name in BATCHES:

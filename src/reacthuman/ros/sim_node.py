@@ -92,7 +92,6 @@ class SimNode(ReactNode):
         "shards": 1,
         "width": 640,
         "height": 360,
-        "frames": 5,
         "legend": False,  # the legend ablation: observations also describe the objects
         "controller": "g1",
         "policy_path": "",
@@ -127,8 +126,9 @@ class SimNode(ReactNode):
         self.held: dict[str, c.RunFolderEpisodes] = {}  # SCORED, RECORDED (wait_for_graph)
         pub = self.create_publisher
         self.clock_pub = pub(Clock, c.CLOCK, c.STREAM)
-        self.images = {v: pub(Image, c.image_topic(v), c.IMAGES) for v in c.CameraName}
-        self.infos = {v: pub(CameraInfo, c.camera_info_topic(v), c.IMAGES) for v in c.CameraName}
+        images = c.images(int(self.param("frames")))
+        self.images = {v: pub(Image, c.image_topic(v), images) for v in c.CameraName}
+        self.infos = {v: pub(CameraInfo, c.camera_info_topic(v), images) for v in c.CameraName}
         self.joint_pub = pub(JointState, c.JOINT_STATES, c.STREAM)
         self.imu_pub = pub(Imu, c.IMU, c.STREAM)
         self.tf_pub = pub(TransformStamped, c.TF, c.STREAM)

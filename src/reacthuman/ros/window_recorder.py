@@ -148,11 +148,12 @@ class WindowRecorderNode(ReactNode):
         self.episode = 0
         self.pending: LiveDecision | None = None
         self.lock = threading.Lock()
+        images = c.images(self.frames)
         self.image_pubs = {
-            v: self.create_publisher(Image, c.image_topic(v), c.IMAGES) for v in self.views
+            v: self.create_publisher(Image, c.image_topic(v), images) for v in self.views
         }
         self.info_pubs = {
-            v: self.create_publisher(CameraInfoMsg, c.camera_info_topic(v), c.IMAGES)
+            v: self.create_publisher(CameraInfoMsg, c.camera_info_topic(v), images)
             for v in self.views
         }
         self.freeze_pub = self.create_publisher(String, c.FREEZE, c.EVENTS)

@@ -130,6 +130,9 @@ class FurnitureKind(StrEnum):
     door_post = "door_post"
     platform = "platform"  # a solid block: a stair landing
     ceiling_mount = "ceiling_mount"
+    # A person standing still, facing local -x (a child who has just thrown something): seen,
+    # never touched (visual only); the robot's planners keep clear of it as of any furniture.
+    person = "person"
 
 
 class Furniture(StrictModel):

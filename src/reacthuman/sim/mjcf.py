@@ -14,10 +14,18 @@ import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 
-from reacthuman.scenes.geometry import Quat, Vec3, add, quat_mul, quat_rotate, sub
+from reacthuman.scenes.geometry import (
+    Quat,
+    Vec3,
+    add,
+    quat_from_axis_angle,
+    quat_mul,
+    quat_rotate,
+    sub,
+)
 from reacthuman.scenes.kinematics import principal_inertia
 from reacthuman.scenes.spec import Furniture, FurnitureKind, SceneObject, SceneSpec
-from reacthuman.sim.visuals import Part, parts, shade
+from reacthuman.sim.visuals import Part, Rgb, parts, shade
 
 # m, wall and ceiling thickness: slabs a 12 m/s throw cannot pass through (at 0.1 m a pair of
 # scissors thrown past the robot went through the back wall and fell 39 m below the floor)
@@ -269,11 +277,56 @@ def _furniture_parts(piece: Furniture) -> list[Part]:
         center = (-normal[0] * thick / 2, -normal[1] * thick / 2, -normal[2] * thick / 2)
         out.append(Part("box", center, (length, sy, thick), c, q))
         out.append(Part("box", (sx / 2 - 0.02, 0, 0), (0.04, sy, sz), shade(c, 0.8)))  # prop
+    elif piece.kind is FurnitureKind.person:
+        out += _person_parts(sx, sy, sz, c)
     else:  # door posts, ceiling mounts, platforms: plain solids
         out.append(Part("box", (0, 0, 0), (sx, sy, sz), c))
     return out
 
 
+def _person_parts(sx: float, sy: float, sz: float, shirt: Rgb) -> list[Part]:
+    """A child standing in a (sx, sy, sz) box facing -x, the right arm held out forward and
+    down where a toss left it: shoes, trousers, a shirt in the piece's colour, skin, hair."""
+    skin, trousers, hair = (0.88, 0.7, 0.58), (0.22, 0.25, 0.35), (0.25, 0.16, 0.08)
+    z0 = -sz / 2  # the floor, in the piece's frame
+    leg, torso, head = 0.45 * sz, 0.33 * sz, 0.15 * sz
+    w = min(sy, 0.42)
+    out = []
+    for side in (1, -1):
+        out += [
+            Part("box", (-0.02, side * w * 0.16, z0 + 0.03), (0.2, w * 0.22, 0.06), BLACK_SHOE),
+            Part("box", (0.0, side * w * 0.16, z0 + leg / 2), (0.12, w * 0.22, leg), trousers),
+        ]
+    chest = z0 + leg + torso / 2
+    out += [
+        Part("box", (0.0, 0.0, chest), (0.16, w * 0.62, torso), shirt),
+        Part("box", (0.0, w * 0.4, chest), (0.1, w * 0.16, torso * 0.9), shirt),  # left arm
+        Part("box", (0.0, 0.0, z0 + leg + torso + 0.03), (0.08, 0.08, 0.06), skin),  # neck
+        Part("sphere", (0.0, 0.0, z0 + sz - head / 2), (head, head, head), skin),
+        Part(
+            "ellipsoid",
+            (0.015, 0.0, z0 + sz - head * 0.3),
+            (head * 1.06,) * 2 + (head * 0.7,),
+            hair,
+        ),
+        Part("sphere", (-head * 0.45, head * 0.2, z0 + sz - head * 0.5), (0.02,) * 3, BLACK_SHOE),
+        Part("sphere", (-head * 0.45, -head * 0.2, z0 + sz - head * 0.5), (0.02,) * 3, BLACK_SHOE),
+    ]
+    # The throwing arm, from the shoulder forward and down to the box's front face.
+    shoulder = (0.0, -w * 0.4, z0 + leg + torso * 0.9)
+    hand = (-sx / 2 + 0.05, -w * 0.3, z0 + leg * 1.05)
+    arm = [hand[i] - shoulder[i] for i in range(3)]
+    length = math.sqrt(sum(a * a for a in arm))
+    pitch = math.atan2(-arm[2], math.hypot(arm[0], arm[1]))  # downward from horizontal
+    yaw = math.atan2(arm[1], arm[0])
+    tilt = quat_mul(quat_from_axis_angle((0, 0, 1), yaw), quat_from_axis_angle((0, 1, 0), pitch))
+    middle = tuple((shoulder[i] + hand[i]) / 2 for i in range(3))
+    out.append(Part("box", middle, (length, 0.08, 0.08), shirt, tilt))  # type: ignore[arg-type]
+    out.append(Part("sphere", hand, (0.07, 0.07, 0.07), skin))
+    return out
+
+
+BLACK_SHOE = (0.08, 0.08, 0.09)
 FLOOR_DEPTH = 0.5  # m: the floor is a thick slab, not a half-space (see floor_document)
 
 
@@ -335,6 +388,8 @@ def world_document(spec: SceneSpec, solref: tuple[float, float]) -> str:
         _geom(body, "box", (0, sign * (sy / 2 - 0.005), 0.04), (sx, 0.01, 0.08), level, skirting)
     for piece in spec.furniture:
         contact = {"friction": _friction(piece.friction), "solref": _v(solref)}
+        if piece.kind is FurnitureKind.person:  # seen, never touched
+            contact = dict(VISUAL)
         for part in _furniture_parts(piece):
             pos = add(piece.pose.pos, quat_rotate(piece.pose.quat, part.pos))
             quat = quat_mul(piece.pose.quat, part.quat)

@@ -1,8 +1,9 @@
 """thrown_object: an object is thrown at the observer.
 
-It appears just out of the thrower's hand, tossed underarm from hip height (0.4-0.6 m) on a
-ballistic arc aimed at the robot's hands, held out 0.3-0.4 m ahead of it at chest height (a
-toss aimed 0.85-1.0 m ahead passed out of a G1's reach before it came down to its chest).
+It appears just out of the thrower's hand, tossed underarm from hip height (0.4-0.6 m: the
+thrower is a child, standing behind where it let go, in view) on a ballistic arc aimed at the
+robot's hands, held out 0.3-0.4 m ahead of it at chest height (a toss aimed 0.85-1.0 m ahead
+passed out of a G1's reach before it came down to its chest).
 (Throws aimed wide were tried and dropped: they bounce off the side walls back into reach.) The
 flight speed is the swept speed, and the thrower stands where that throw reaches the robot's
 reach zone in about the same time in every band (0.7-1.05 s): a throw slow enough to leave time
@@ -22,11 +23,12 @@ from reacthuman.scenes.families.base import (
     Layout,
     SampleContext,
     fly,
+    furniture,
     register,
 )
 from reacthuman.scenes.kinematics import G
 from reacthuman.scenes.reach import REACH_RADIUS
-from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
+from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType, SpeedBand
 
 FLIGHT_SPEEDS = {  # horizontal, m/s
     SpeedBand.slow: (2.9, 3.1),
@@ -50,6 +52,9 @@ CEILING_CLEARANCE = 0.25  # m between a lob's apex and the ceiling
 # assets/gaits.json: 0.3-0.45 m ahead of the chest, down to 0.15 m below it).
 AIM_AHEAD = (0.3, 0.4)  # m ahead of the robot's feet
 AIM_HEIGHT = (0.95, 1.1)  # m
+THROWER_HEIGHT = (1.15, 1.35)  # m: a child, whose underarm toss leaves the hand at 0.4-0.6 m
+THROWER_DEPTH = 0.3  # m: the box the figure stands in, its hand at the box's front face
+SHIRT_COLORS = ((0.8, 0.2, 0.2), (0.2, 0.45, 0.8), (0.95, 0.75, 0.15), (0.25, 0.6, 0.3))
 
 
 def build(ctx: SampleContext) -> Layout:
@@ -66,7 +71,7 @@ def build(ctx: SampleContext) -> Layout:
     farthest = (
         REACH_RADIUS + FLIGHT_SPEEDS[SpeedBand.very_fast][1] * ENTRY_TIMES[SpeedBand.very_fast]
     )
-    far_x, far_y = farthest * math.cos(bearing) + 0.3, farthest * math.sin(bearing)
+    far_x, far_y = farthest * math.cos(bearing) + 0.6, farthest * math.sin(bearing)
     room_end = [(far_x, far_y + 0.3, start_z), (far_x, far_y - 0.3, start_z)]
     dx, dy, dz = (target[i] - start[i] for i in range(3))
     horizontal = (dx * dx + dy * dy) ** 0.5
@@ -83,8 +88,21 @@ def build(ctx: SampleContext) -> Layout:
         ctx.hazard, "hazard", ObjectRole.hazard, start, lin_vel=vel, ang_vel=tumble
     )
     path = fly(ctx, hazard, [])
+    # The thrower, drawn after everything the motion depends on: a child (the toss leaves
+    # the hand at hip height) standing just behind where it let go, facing the robot.
+    height = rng.uniform(*THROWER_HEIGHT)
+    behind = THROWER_DEPTH / 2.0 + 0.05
+    thrower = furniture(
+        "thrower",
+        FurnitureKind.person,
+        (start[0] + behind * math.cos(bearing), start[1] + behind * math.sin(bearing), height / 2),
+        (THROWER_DEPTH, 0.42, height),
+        rng.choice(SHIRT_COLORS),
+        0.5,
+        yaw=bearing,
+    )
     return Layout(
-        furniture=[],
+        furniture=[thrower],
         objects=[hazard],
         primary=hazard.id,
         path=path,
