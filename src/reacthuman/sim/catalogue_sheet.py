@@ -66,19 +66,20 @@ def sheet_object(obj: CatalogueObject, pos: Vec3) -> SceneObject:
     )
 
 
-def _distance(obj: CatalogueObject, settings: RenderSettings) -> float:
+def _distance(obj: CatalogueObject) -> float:
     """The close-up distance, or further back for an object the tile cannot hold there."""
     vertical = math.radians(CLOSEUP_FOV) / 2.0  # Genesis's fov is the vertical one
     half_view = math.tan(vertical) * TILE_SHARE * FIT
     return max(CLOSEUP_DISTANCE, longest_extent(obj.shape) / 2.0 / half_view)
 
 
-def views(catalogue: Catalogue, settings: RenderSettings) -> list[SheetView]:
+def views(catalogue: Catalogue) -> list[SheetView]:
+    """Where each object floats and where the camera looks at it from."""
     out = []
     for i, obj in enumerate(catalogue.objects):
         height = obj.shape.size[2] if obj.shape.kind.value != "sphere" else obj.shape.size[0]
         centre = (0.0, (i - len(catalogue.objects) / 2.0) * SPACING, max(1.0, height / 2.0 + 0.1))
-        distance = _distance(obj, settings)
+        distance = _distance(obj)
         if obj.category == "wall_fixture":  # face on, from the room (fixtures face -x)
             azimuth, elevation = math.radians(15.0), math.radians(5.0)
         elif obj.category == "ceiling_fixture":  # from below, as a person under it
@@ -138,7 +139,7 @@ def render_tiles(catalogue: Catalogue, settings: RenderSettings) -> list[np.ndar
     from reacthuman.sim.mjcf import object_document
 
     gs = genesis()
-    placed = views(catalogue, settings)
+    placed = views(catalogue)
     scene = gs.Scene(
         vis_options=gs.options.VisOptions(
             background_color=BACKGROUND,
