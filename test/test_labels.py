@@ -22,23 +22,7 @@ AWAY = Arrival(reaches_observer=False)
 
 def scene_object(name: str) -> SceneObject:
     obj = default_catalogue().get(name)
-    return SceneObject(
-        id="hazard",
-        catalogue_name=obj.name,
-        looks_like=obj.looks_like,
-        visual_model=obj.visual.model,
-        color=obj.visual.color,
-        role=ObjectRole.hazard,
-        adversarial=obj.adversarial,
-        imitates=obj.imitates,
-        shape=obj.shape,
-        mass_kg=obj.mass_kg,
-        friction=obj.friction,
-        restitution=obj.restitution,
-        hazards=obj.hazards,
-        graspable=obj.graspable,
-        pose=Pose(pos=(1.0, 0.0, 1.0)),
-    )
+    return obj.placed("hazard", ObjectRole.hazard, Pose(pos=(1.0, 0.0, 1.0)))
 
 
 @pytest.mark.parametrize(

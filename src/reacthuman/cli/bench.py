@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from reacthuman.cli.common import CliError
+from reacthuman.cli.common import CliError, render_settings
 from reacthuman.cli.ray_pool import DEFAULT_GROUP_SIZE
 
 DEFAULT_BRAINS = ("oracle", "heuristic", "always-dodge")
@@ -170,12 +170,9 @@ def results_table(rows: list) -> str:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from pydantic import ValidationError
-
     from reacthuman.genesis_runtime import LIBRARY_LOG
     from reacthuman.run_folder import LIBRARY_LOG_FILE
     from reacthuman.runner import bench_set, bench_skipped
-    from reacthuman.sim.settings import RenderSettings, parse_resolution
 
     run = Path(args.out)
     if args.direct and args.spine_link != "ros":
@@ -189,17 +186,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             isolate()
         except DomainInUse as exc:
             raise CliError(str(exc)) from None
-    try:
-        width, height = parse_resolution(args.resolution)
-        RenderSettings(width=width, height=height)  # a bad resolution fails before any work
-    except ValidationError as exc:
-        raise CliError(f"--resolution: {exc.errors()[0]['msg']}") from None
-    except ValueError as exc:
-        raise CliError(f"--resolution: {exc}") from None
-    try:
-        RenderSettings(frames=args.frames)
-    except ValidationError as exc:
-        raise CliError(f"--frames: {exc.errors()[0]['msg']}, got {args.frames}") from None
+    settings = render_settings(args.resolution, args.frames)  # bad ones fail before any work
     brains = chosen_brains(args)
     scenes = args.scenes or "default"
     try:
@@ -232,14 +219,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     # between the results (every worker process inherits the variable); a user's own wins.
     run.mkdir(parents=True, exist_ok=True)
     library_log = os.environ.setdefault(LIBRARY_LOG, str((run / LIBRARY_LOG_FILE).resolve()))
-    settings = RenderSettings(width=width, height=height, frames=args.frames)
     if shard is not None:  # a worker of a --workers run: its share, no report
         index, count = shard
         return run_episodes(args, chosen_scenes[index::count], brains, settings, shard)
     mode = "direct (in process)" if args.direct else "ROS 2 node graph (composed)"
     print(
         f"ReactHuman bench: {len(chosen_scenes)} scene(s) from {scenes}, brain(s) "
-        f"{', '.join(brains)}, {width}x{height}, {args.frames} frames a view, {mode}"
+        f"{', '.join(brains)}, {settings.width}x{settings.height}, {settings.frames} frames a "
+        f"view, {mode}"
         + (", on Ray" if args.ray is not None else "")
         + (f", {workers} worker processes" if workers > 1 and args.ray is None else "")
         + f" -> {run}",

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from reacthuman.cli.common import CliError
+from reacthuman.cli.common import CliError, render_settings
 
 
 def add_parser(commands: Any) -> None:
@@ -72,16 +72,9 @@ def cmd_catalogue(args: argparse.Namespace) -> int:
 def _sheet(catalogue, args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from pydantic import ValidationError
-
     from reacthuman.sim.catalogue_sheet import write_catalogue_sheet
-    from reacthuman.sim.settings import RenderSettings, parse_resolution
 
-    try:
-        width, height = parse_resolution(args.resolution)
-        settings = RenderSettings(width=width, height=height)
-    except (ValueError, ValidationError) as exc:
-        raise CliError(f"--resolution: {exc}") from None
+    settings = render_settings(args.resolution)
     out = Path(args.sheet)
     if out.suffix.lower() != ".png":
         raise CliError(f"--sheet writes a PNG; name it *.png, got {out}")

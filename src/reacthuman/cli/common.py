@@ -13,6 +13,26 @@ class CliError(Exception):
     """An expected failure: printed as one line, exit status 1."""
 
 
+def render_settings(resolution: str, frames: int = 5):
+    """``--resolution`` and ``--frames`` as the simulator's RenderSettings, or a CliError
+    naming the option that is wrong (before any work is done)."""
+    from pydantic import ValidationError
+
+    from reacthuman.sim.settings import RenderSettings, parse_resolution
+
+    try:
+        width, height = parse_resolution(resolution)
+        RenderSettings(width=width, height=height)
+    except ValidationError as exc:
+        raise CliError(f"--resolution: {exc.errors()[0]['msg']}") from None
+    except ValueError as exc:
+        raise CliError(f"--resolution: {exc}") from None
+    try:
+        return RenderSettings(width=width, height=height, frames=frames)
+    except ValidationError as exc:
+        raise CliError(f"--frames: {exc.errors()[0]['msg']}, got {frames}") from None
+
+
 def non_negative_int(text: str) -> int:
     try:
         value = int(text)

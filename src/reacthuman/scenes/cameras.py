@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from reacthuman.scenes.geometry import Vec3, add, normalize, project, rotate_yaw, sub
+from reacthuman.scenes.geometry import Vec3, add, dot, normalize, project, rotate_yaw, sub
 from reacthuman.scenes.rng import SeededRng
 from reacthuman.scenes.spec import Camera, CameraName
 
@@ -105,7 +105,9 @@ def egocentric(rng: SeededRng, eye_height: float, points: Sequence[Vec3]) -> Cam
 
 
 CLOSEUP_CANDIDATES = 6  # framed close-up poses drawn, of which the one showing most motion
-MIN_CLOSEUP_SPAN_PX = 20.0  # of 640: the hazard's span the close-up aims to show at the freeze
+# Of 640 px: the hazard's span a close-up aims to show at the freeze (a margin over the 16 px
+# that ``scenes.validity`` holds the rendered frames to).
+CLOSEUP_AIM_PX = 20.0
 
 
 def shown_move_px(camera: Camera, move: tuple[Vec3, Vec3], width: int = 640) -> float:
@@ -121,8 +123,7 @@ def shown_move_px(camera: Camera, move: tuple[Vec3, Vec3], width: int = 640) -> 
 def shown_span_px(camera: Camera, point: Vec3, extent: float, width: int = 640) -> float:
     """About how many px of a ``width``-px frame an object ``extent`` m long spans at
     ``point`` (seen broadside)."""
-    forward = normalize(sub(camera.lookat, camera.pos))
-    depth = sum(f * d for f, d in zip(forward, sub(point, camera.pos), strict=True))
+    depth = dot(normalize(sub(camera.lookat, camera.pos)), sub(point, camera.pos))
     if depth <= 1e-6:
         return 0.0
     return extent / depth * (width / ASPECT / 2.0) / math.tan(math.radians(camera.fov_deg) / 2.0)
@@ -141,7 +142,7 @@ def closeup(
     """A camera beside the event origin, looking at it from the side. With ``moves`` (the
     hazard point's start and end of the window, one pair per speed band), the pose of
     ``CLOSEUP_CANDIDATES`` framed ones that shows the hazard (``extent`` m long) at least
-    ``MIN_CLOSEUP_SPAN_PX`` across at the window's end, if any does, and of those the one that
+    ``CLOSEUP_AIM_PX`` across at the window's end, if any does, and of those the one that
     shows the smallest of the moves largest: a toppling piece tips toward the robot, and a
     camera on that line sees it only grow."""
     toward_observer = normalize((-origin[0], -origin[1], 0.0))
@@ -183,7 +184,7 @@ def closeup(
         raise FramingError(f"the {CameraName.closeup.value} camera cannot keep the hazard in frame")
 
     def shown(camera: Camera) -> tuple[bool, float]:
-        large = all(shown_span_px(camera, end, extent) >= MIN_CLOSEUP_SPAN_PX for _, end in moves)
+        large = all(shown_span_px(camera, end, extent) >= CLOSEUP_AIM_PX for _, end in moves)
         return large, min(shown_move_px(camera, m) for m in moves)
 
     return max(framed, key=shown)

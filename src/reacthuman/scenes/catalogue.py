@@ -10,12 +10,21 @@ import math
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from reacthuman.assets import assets_dir
 from reacthuman.documents import first_problem, read_json
-from reacthuman.scenes.spec import HazardFlags, Rgb, Shape, ShapeKind
+from reacthuman.scenes.spec import (
+    HazardFlags,
+    ObjectRole,
+    Pose,
+    Rgb,
+    SceneObject,
+    Shape,
+    ShapeKind,
+)
 
 HEAVY_MASS_KG = 1.5  # an object this heavy is dangerous to catch (the `heavy` hazard flag)
 # An object longer than this cannot be held in two hands (a door, a standee, a ladder, a floor
@@ -82,6 +91,29 @@ class CatalogueObject(BaseModel):
                 f"[{MIN_DENSITY}, {MAX_DENSITY}]"
             )
         return self
+
+    def placed(self, object_id: str, role: ObjectRole, pose: Pose, **start: Any) -> SceneObject:
+        """This object in a scene: the catalogue's look, shape, mass, flags, friction and
+        restitution at ``pose``; ``start`` sets any other SceneObject field (a jittered
+        friction, a colour, a launch)."""
+        fields: dict[str, Any] = {
+            "id": object_id,
+            "catalogue_name": self.name,
+            "looks_like": self.looks_like,
+            "visual_model": self.visual.model,
+            "color": self.visual.color,
+            "role": role,
+            "adversarial": self.adversarial,
+            "imitates": self.imitates,
+            "shape": Shape(kind=self.shape.kind, size=self.shape.size),
+            "mass_kg": self.mass_kg,
+            "hazards": self.hazards,
+            "graspable": self.graspable,
+            "friction": self.friction,
+            "restitution": self.restitution,
+            "pose": pose,
+        }
+        return SceneObject(**{**fields, **start})
 
 
 def longest_extent(shape: Shape) -> float:

@@ -223,7 +223,7 @@ def metadata_for(
         twin=twin,
         spec_sha256=hashlib.sha256(spec.to_json().encode()).hexdigest(),
         authored=authored,
-        views=None if truth is None or not truth.views else truth.views,
+        views=(truth.views or None) if truth is not None else None,
     )
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from reacthuman.scenes.catalogue import Catalogue, CatalogueObject, longest_extent
 from reacthuman.scenes.geometry import Vec3, add
-from reacthuman.scenes.spec import ObjectRole, Pose, SceneObject, Shape
+from reacthuman.scenes.spec import ObjectRole, Pose, SceneObject
 from reacthuman.sim.settings import RenderSettings
 
 CLOSEUP_DISTANCE = 1.4  # m: the middle of the close-up camera's range
@@ -47,23 +47,7 @@ class SheetView:
 
 def sheet_object(obj: CatalogueObject, pos: Vec3) -> SceneObject:
     """A catalogue object as a scene object at rest at ``pos``, in its catalogue colour."""
-    return SceneObject(
-        id=f"sheet_{obj.name}",
-        catalogue_name=obj.name,
-        looks_like=obj.looks_like,
-        visual_model=obj.visual.model,
-        color=obj.visual.color,
-        role=ObjectRole.hazard,
-        adversarial=obj.adversarial,
-        imitates=obj.imitates,
-        shape=Shape(kind=obj.shape.kind, size=obj.shape.size),
-        mass_kg=obj.mass_kg,
-        hazards=obj.hazards,
-        graspable=obj.graspable,
-        friction=obj.friction,
-        restitution=obj.restitution,
-        pose=Pose(pos=pos),
-    )
+    return obj.placed(f"sheet_{obj.name}", ObjectRole.hazard, Pose(pos=pos))
 
 
 def _distance(obj: CatalogueObject) -> float:

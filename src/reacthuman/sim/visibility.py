@@ -22,13 +22,22 @@ def _visible(seg: np.ndarray, ids: Iterable[int]) -> np.ndarray:
     return np.isin(seg, list(ids))
 
 
-def span_px(mask: np.ndarray) -> float:
-    """The longest side of the box around a mask's pixels (0 for an empty mask)."""
+def box(mask: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(left, top, right, bottom) of a mask's pixels, inclusive; None for an empty mask."""
     rows = np.flatnonzero(mask.any(axis=1))
     cols = np.flatnonzero(mask.any(axis=0))
     if rows.size == 0:
+        return None
+    return int(cols[0]), int(rows[0]), int(cols[-1]), int(rows[-1])
+
+
+def span_px(mask: np.ndarray) -> float:
+    """The longest side of the box around a mask's pixels (0 for an empty mask)."""
+    sides = box(mask)
+    if sides is None:
         return 0.0
-    return float(max(rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1))
+    left, top, right, bottom = sides
+    return float(max(bottom - top + 1, right - left + 1))
 
 
 def centre(mask: np.ndarray) -> tuple[float, float] | None:
@@ -38,14 +47,6 @@ def centre(mask: np.ndarray) -> tuple[float, float] | None:
     return float(cols.mean()), float(rows.mean())
 
 
-def _box(mask: np.ndarray) -> tuple[int, int, int, int] | None:
-    rows = np.flatnonzero(mask.any(axis=1))
-    cols = np.flatnonzero(mask.any(axis=0))
-    if rows.size == 0:
-        return None
-    return int(cols[0]), int(rows[0]), int(cols[-1]), int(rows[-1])
-
-
 def shift_px(first: np.ndarray, last: np.ndarray) -> float:
     """How far a mask moved between two frames: its centre, or the farthest-moving side of
     its outline's box, whichever moved more (0 if it is unseen in either). A tipping bookcase
@@ -53,7 +54,7 @@ def shift_px(first: np.ndarray, last: np.ndarray) -> float:
     straight at the camera does not move across the image at all, it grows: its outline
     shows both."""
     a, b = centre(first), centre(last)
-    box_a, box_b = _box(first), _box(last)
+    box_a, box_b = box(first), box(last)
     if a is None or b is None or box_a is None or box_b is None:
         return 0.0
     sides = max(abs(p - q) for p, q in zip(box_a, box_b, strict=True))

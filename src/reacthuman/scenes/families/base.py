@@ -41,7 +41,6 @@ from reacthuman.scenes.spec import (
     Pose,
     RoomType,
     SceneObject,
-    Shape,
     SpeedBand,
 )
 from reacthuman.scenes.twin import MassCue, as_twin, reads_heavier
@@ -167,22 +166,13 @@ class SampleContext:
         restitution = min(obj.restitution * self.rng.uniform(0.9, 1.1), 0.95)
         shade = self.rng.uniform(-0.04, 0.04)
         color = tuple(min(max(c + shade, 0.0), 1.0) for c in obj.visual.color)
-        return SceneObject(
-            id=object_id,
-            catalogue_name=obj.name,
-            looks_like=obj.looks_like,
-            visual_model=obj.visual.model,
+        return obj.placed(
+            object_id,
+            role,
+            Pose(pos=pos, quat=quat),
             color=color,
-            role=role,
-            adversarial=obj.adversarial,
-            imitates=obj.imitates,
-            shape=Shape(kind=obj.shape.kind, size=obj.shape.size),
-            mass_kg=obj.mass_kg,
-            hazards=obj.hazards,
-            graspable=obj.graspable,
             friction=round(friction, 4),
             restitution=round(restitution, 4),
-            pose=Pose(pos=pos, quat=quat),
             lin_vel=lin_vel,
             ang_vel=ang_vel,
             joint=joint,
