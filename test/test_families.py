@@ -215,6 +215,56 @@ def test_free_fall_in_intended_motion_accelerates_at_g():
     assert accel == pytest.approx(-G, rel=0.01)
 
 
+def _at(path, t: float) -> tuple[float, float, float]:
+    """The intended path's hazard point at ``t``, linear between its samples."""
+    for a, b in zip(path, path[1:], strict=False):
+        if a.t <= t <= b.t:
+            w = (t - a.t) / (b.t - a.t)
+            return tuple(pa + w * (pb - pa) for pa, pb in zip(a.pos, b.pos, strict=True))
+    return path[-1].pos
+
+
+# Families whose motion starts slowly (an inverted pendulum, a slip): the hazard point's
+# designed path moves at least this far over the window, about 10 px of a 640-px close-up
+# 2-3 m away (`reacthuman scenes validity` measures it on the rendered frames). Released from
+# rest just past balance, as first designed, they moved 1-3 cm: too little to see.
+SLOW_STARTS = (Family.hanging_fall, Family.furniture_tip, Family.ladder_slip)
+MIN_DESIGNED_MOVE = 0.05  # m
+
+
+@pytest.mark.parametrize("first_seed", [0, 9_000_000])
+@pytest.mark.parametrize("family", SLOW_STARTS, ids=lambda f: f.value)
+def test_slow_starting_hazards_move_visibly_over_the_window(family, first_seed):
+    for seed in range(first_seed, first_seed + 18):
+        spec = generate_scene(family, seed)
+        path, t0 = spec.intended.path, spec.timing.t0
+        moved = math.dist(_at(path, t0), _at(path, t0 + spec.timing.window))
+        assert moved >= MIN_DESIGNED_MOVE, (spec.scene_id, moved)
+
+
+def test_a_fixture_off_its_hook_drops_onto_the_shelf_then_tips_toward_the_robot():
+    for seed in range(6):
+        spec = generate_scene("hanging_fall", seed)
+        shelf = next(f for f in spec.furniture if f.kind is FurnitureKind.wall_shelf)
+        shelf_top = shelf.pose.pos[2] + shelf.size[2] / 2.0
+        fixture = spec.hazard
+        corners = box_corners(fixture.pose.pos, fixture.shape.size, fixture.pose.quat)
+        gap = min(c[2] for c in corners) - shelf_top
+        assert 0.06 <= gap <= 0.125, (spec.scene_id, gap)  # it hangs above the shelf
+        path = spec.intended.path
+        fall = math.sqrt(2.0 * gap / G)
+        before = [p for p in path if p.t < fall - 0.02]
+        # Straight down at g until it lands: the top edge keeps its place across the room.
+        assert all(math.dist(p.pos[:2], path[0].pos[:2]) < 1e-3 for p in before)
+        drop = path[0].pos[2] - before[-1].pos[2]
+        assert drop == pytest.approx(0.5 * G * before[-1].t ** 2, abs=2e-3)
+        # Then it tips toward the robot.
+        robot_at = spec.observer.pos
+        after = [p for p in path if fall + 0.1 <= p.t <= fall + 0.6]
+        toward = [math.dist(p.pos[:2], robot_at[:2]) for p in after]
+        assert toward == sorted(toward, reverse=True) and toward[0] - toward[-1] > 0.03
+
+
 # Families whose catch a G1 makes standing still: the object comes to its hands.
 STANDING_CATCHES = (
     Family.rolling_ball,
@@ -560,3 +610,47 @@ def test_a_jointed_object_starts_moving_as_its_joint_lets_it(family):
             assert all(abs(a - b) < 2e-3 for a, b in zip(swept, obj.lin_vel, strict=True)), (
                 spec.scene_id
             )
+
+
+def test_a_close_up_that_cannot_show_a_small_object_large_zooms_in_while_it_frames_the_path():
+    """A ball that crosses 2.5 m of room in the window: no framed pose shows it 20 px across,
+    so the close-up keeps the one that, zoomed in as far as the path stays in frame, shows it
+    largest."""
+    from reacthuman.scenes.cameras import (
+        CLOSEUP_AIM_PX,
+        CLOSEUP_MIN_FOV,
+        ZOOM_STEP,
+        closeup,
+        frames_all,
+        shown_span_px,
+    )
+    from reacthuman.scenes.rng import SeededRng
+
+    start, end, ball = (3.5, 0.4, 1.4), (1.2, -0.2, 0.9), 0.065
+    points = [start, end]
+    camera = closeup(
+        SeededRng("test", "zoom", 2),
+        start,
+        (-1.0, 5.0, -3.0, 3.0, 3.0),
+        points,
+        moves=[(start, end)],
+        extent=ball,
+    )
+    assert frames_all(camera, points)
+    assert shown_span_px(camera, end, ball) < CLOSEUP_AIM_PX
+    assert camera.fov_deg < 48.0  # narrower than any pose is drawn with
+    narrower = camera.model_copy(update={"fov_deg": camera.fov_deg - ZOOM_STEP})
+    assert camera.fov_deg - ZOOM_STEP < CLOSEUP_MIN_FOV or not frames_all(narrower, points)
+
+
+def test_the_close_up_sees_a_swinging_door_face_on_not_edge_on_at_the_freeze():
+    """Judged by its length alone a door looked large from any pose, and one close-up kept a
+    pose that saw it edge-on at the freeze: 6 px of a 640-px frame (door_swing-000003)."""
+    from reacthuman.scenes.cameras import CLOSEUP_AIM_PX, shown_width_px
+
+    for seed in range(12):
+        spec = generate_scene("door_swing", seed)
+        edge = _at(spec.intended.path, spec.timing.t0 + spec.timing.window)
+        anchor = spec.hazard.joint.anchor
+        width = shown_width_px(spec.camera("closeup"), (anchor[0], anchor[1], edge[2]), edge)
+        assert width >= CLOSEUP_AIM_PX, (spec.scene_id, width)

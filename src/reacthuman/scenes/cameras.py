@@ -108,6 +108,8 @@ CLOSEUP_CANDIDATES = 6  # framed close-up poses drawn, of which the one showing 
 # Of 640 px: the hazard's span a close-up aims to show at the freeze (a margin over the 16 px
 # that ``scenes.validity`` holds the rendered frames to).
 CLOSEUP_AIM_PX = 20.0
+CLOSEUP_MIN_FOV = 30.0  # degrees: a close-up zoomed in on a small object goes no narrower
+ZOOM_STEP = 2.0  # degrees
 
 
 def shown_move_px(camera: Camera, move: tuple[Vec3, Vec3], width: int = 640) -> float:
@@ -118,6 +120,16 @@ def shown_move_px(camera: Camera, move: tuple[Vec3, Vec3], width: int = 640) -> 
     if a is None or b is None:
         return 0.0
     return math.hypot((b[0] - a[0]) * width / 2.0, (b[1] - a[1]) * width / ASPECT / 2.0)
+
+
+def shown_width_px(camera: Camera, a: Vec3, b: Vec3, width: int = 640) -> float:
+    """How far apart across a ``width``-px frame of ``camera`` two points at one height show:
+    the width a vertical panel between them shows (none, seen edge-on)."""
+    pa = project(a, camera.pos, camera.lookat, camera.up, camera.fov_deg, ASPECT)
+    pb = project(b, camera.pos, camera.lookat, camera.up, camera.fov_deg, ASPECT)
+    if pa is None or pb is None:
+        return 0.0
+    return abs(pb[0] - pa[0]) * width / 2.0
 
 
 def shown_span_px(camera: Camera, point: Vec3, extent: float, width: int = 640) -> float:
@@ -138,13 +150,17 @@ def closeup(
     azimuth_range: tuple[float, float] = (35.0, 80.0),
     moves: Sequence[tuple[Vec3, Vec3]] = (),
     extent: float = 0.0,
+    hinge: Vec3 | None = None,
 ) -> Camera:
     """A camera beside the event origin, looking at it from the side. With ``moves`` (the
     hazard point's start and end of the window, one pair per speed band), the pose of
     ``CLOSEUP_CANDIDATES`` framed ones that shows the hazard (``extent`` m long) at least
     ``CLOSEUP_AIM_PX`` across at the window's end, if any does, and of those the one that
     shows the smallest of the moves largest: a toppling piece tips toward the robot, and a
-    camera on that line sees it only grow."""
+    camera on that line sees it only grow. If none shows it that large, the one that shows it
+    largest. With ``hinge`` (a point on a door's vertical hinge axis, at the hazard point's
+    height) the hazard's span is the width it shows from there to the hazard point: a door
+    seen edge-on is a sliver, however wide it is."""
     toward_observer = normalize((-origin[0], -origin[1], 0.0))
     target = centroid([origin, *points])
 
@@ -183,11 +199,30 @@ def closeup(
     if not framed:
         raise FramingError(f"the {CameraName.closeup.value} camera cannot keep the hazard in frame")
 
-    def shown(camera: Camera) -> tuple[bool, float]:
-        large = all(shown_span_px(camera, end, extent) >= CLOSEUP_AIM_PX for _, end in moves)
-        return large, min(shown_move_px(camera, m) for m in moves)
+    def span(camera: Camera) -> float:
+        if hinge is not None:  # a door: as wide as it shows from its hinge to its edge
+            return min(shown_width_px(camera, hinge, end) for _, end in moves)
+        return min(shown_span_px(camera, end, extent) for _, end in moves)
 
-    return max(framed, key=shown)
+    large = [camera for camera in framed if span(camera) >= CLOSEUP_AIM_PX]
+    if large:
+        return max(large, key=lambda camera: min(shown_move_px(camera, m) for m in moves))
+    # None shows it that large (a small object whose window spans metres): zoom each in as far
+    # as the points stay in frame, and keep the one that then shows it largest.
+    return max((_zoomed(camera, points) for camera in framed), key=span)
+
+
+def _zoomed(camera: Camera, points: Sequence[Vec3]) -> Camera:
+    """``camera`` with the narrowest field of view, down to ``CLOSEUP_MIN_FOV``, in steps of
+    ``ZOOM_STEP``, that still frames ``points``."""
+    best = camera
+    fov = camera.fov_deg - ZOOM_STEP
+    while fov >= CLOSEUP_MIN_FOV:
+        narrower = camera.model_copy(update={"fov_deg": round(fov, 3)})
+        if not frames_all(narrower, points):
+            break
+        best, fov = narrower, fov - ZOOM_STEP
+    return best
 
 
 def overhead(rng: SeededRng, origin: Vec3, bounds: Bounds, points: Sequence[Vec3]) -> Camera:

@@ -75,7 +75,7 @@ from reacthuman.scenes.spec import (
 from reacthuman.scenes.truth import object_arrival
 from reacthuman.scenes.twin import largest_gap
 
-GENERATOR_VERSION = "3.3.0"
+GENERATOR_VERSION = "3.4.0"
 NAMESPACE = "reacthuman-scenes-v2"  # part of every seed: changing it changes every scene
 # Share of dodge groups given a look-alike, in the families whose window shows an object's
 # mass plainly (FamilySampler.mass_cue: a bounce) and that have a look-alike of the group's
@@ -703,6 +703,7 @@ def _assemble(
             layout.closeup_azimuth,
             frame.moves,
             longest_extent(next(o for o in layout.objects if o.id == layout.primary).shape),
+            layout.hinge,
         ),
         overhead(stage, layout.event_origin, bounds, frame.observed + frame.arrivals),
     ]

@@ -226,9 +226,15 @@ def integrate_angle(
 
 
 def topple_angles(
-    height: float, depth: float, tilt: float, horizon: float, stop: float = math.pi / 2
+    height: float,
+    depth: float,
+    tilt: float,
+    horizon: float,
+    stop: float = math.pi / 2,
+    omega0: float = 0.0,
 ) -> list[tuple]:
-    """A uniform box (or rod, depth ~ 0) toppling about a floor edge from ``tilt`` rad.
+    """A uniform box (or rod, depth ~ 0) toppling about a floor edge from ``tilt`` rad, turning
+    at ``omega0`` rad/s to begin with.
 
     The angle is measured from upright toward the observer; the box lands flat at pi/2 (or
     the caller stops it at ``stop``).
@@ -240,7 +246,7 @@ def topple_angles(
     def accel(theta: float, _omega: float) -> float:
         return G * r_cm * math.sin(theta - beta) / inertia_per_mass
 
-    return integrate_angle(accel, tilt, 0.0, stop=lambda th, _w: th >= stop, horizon=horizon)
+    return integrate_angle(accel, tilt, omega0, stop=lambda th, _w: th >= stop, horizon=horizon)
 
 
 def ladder_angles(

@@ -81,6 +81,10 @@ class Layout:
     # beside where it is at the freeze rather than where it started, so a small object is not
     # a few pixels across by then.
     closeup_follows: bool = False
+    # A point on a door's vertical hinge axis at the hazard point's height: the close-up then
+    # judges how large it shows the door by the width it shows from there to the hazard point,
+    # so it does not keep a pose that sees the door edge-on at the freeze.
+    hinge: Vec3 | None = None
     t0: float = 0.0  # seconds of settling before the event starts
     extra_frame_points: list[Vec3] = field(default_factory=list)
     # False where the floor is the hazard's path, not its outcome (a ball bouncing or rolling
@@ -545,6 +549,7 @@ def topple(
     *,
     base_z: float = 0.0,
     release: float | None = None,
+    drop: float = 0.0,
 ) -> tuple[SceneObject, MotionPath]:
     """A tall object standing on its front bottom edge at (``pivot_x``, ``base_z``), tilted
     toward the observer (-x).
@@ -553,6 +558,10 @@ def topple(
     over the edge, so gravity alone topples it. The path follows its top front edge. On the
     floor it lands at 90 degrees; standing on a ledge (``base_z`` > 0) it pivots on the
     ledge's edge until ``release`` radians, then flies off it turning at the rate it had.
+
+    With ``drop`` > 0 it starts that far above the edge, as a fixture whose hook let go: it
+    falls straight down, lands on the edge (a plastic impact: its angular momentum about the
+    edge is kept, so it starts to turn at once) and topples from there.
     """
     depth, _width, height = obj.shape.size
     tilt = math.atan2(depth, height) + tilt_past_balance
@@ -568,13 +577,34 @@ def topple(
 
     cx, cz = offset(tilt, (depth / 2.0, height / 2.0))
     placed = ctx.make_object(
-        obj, object_id, ObjectRole.hazard, (pivot_x + cx, y, base_z + cz + 0.002), quat
+        obj, object_id, ObjectRole.hazard, (pivot_x + cx, y, base_z + drop + cz + 0.002), quat
     )
     placed = placed.model_copy(update={"hazard_point": (-depth / 2.0, 0.0, height / 2.0)})
     pivot_inertia = obj.mass_kg * (height**2 + depth**2) / 3.0  # a box about its bottom edge
     path = MotionPath()
     limit = math.pi / 2 if release is None else release
-    angles = topple_angles(height, depth, tilt, ctx.horizon, stop=limit)
+    steps = round(math.sqrt(2.0 * drop / G) / DT)  # the fall to the edge, on the path's clock
+    landed = steps * DT
+    fall_speed = G * landed
+    # Angular momentum about the edge at landing: the centre, past the edge by
+    # r sin(tilt - balance), falling at fall_speed.
+    r_cm = 0.5 * math.hypot(height, depth)
+    omega0 = fall_speed * r_cm * math.sin(tilt_past_balance) / ((height**2 + depth**2) / 3.0)
+    for k in range(steps):
+        t = k * DT
+        top = (pivot_x - height * math.sin(tilt), y, base_z + height * math.cos(tilt))
+        path.append(
+            t,
+            (top[0], y, top[2] + drop - 0.5 * G * t * t),
+            (0.0, 0.0, -G * t),
+            0.5 * obj.mass_kg * (G * t) ** 2,
+        )
+    angles = [
+        (t + landed, theta, omega)
+        for t, theta, omega in topple_angles(
+            height, depth, tilt, ctx.horizon - landed, stop=limit, omega0=omega0
+        )
+    ]
     for t, theta, omega in angles:
         top = (pivot_x - height * math.sin(theta), y, base_z + height * math.cos(theta))
         vel = (-height * math.cos(theta) * omega, 0.0, -height * math.sin(theta) * omega)

@@ -103,6 +103,7 @@ def build(ctx: SampleContext) -> Layout:
         path=path,
         event_origin=(center[0], center[1], 1.0),
         description=f"{ctx.hazard.looks_like} on a hinge swings hard toward the robot",
+        hinge=(hinge[0], hinge[1], edge_height),
     )
 
 

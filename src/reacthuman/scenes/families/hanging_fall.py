@@ -1,15 +1,19 @@
-"""hanging_fall: a wall fixture standing on a high ledge tips forward off it (gravity-paced).
+"""hanging_fall: a wall fixture drops off its hook onto a shelf and tips off it (gravity-paced).
 
-A mirror, picture, clock, notice board or TV stands on a ledge above head height (the top of a
-tall wardrobe or bookcase, 1.85-1.95 m) against the front wall, held at the top by a hook. The
-hook has let go: the fixture leans 0.3-0.9 degrees past balance and tips forward about the
-ledge's front edge, slowly at first (an inverted pendulum), then falls off the ledge and to the
-floor. A free fall from a wall lasts about half a second, so the tip is what leaves the
-decision moment its time; its top edge is the hazard point. It starts above the reach zone
-and enters it falling. The ledge stands so that the top edge comes down through chest height
-where a G1 standing still holds its hands (``base.HANDS_MEET_*``): a fixture tipping off a
-wall lands within a few tens of centimetres of it, so a catch a G1 could make (it walks
-0.5 m/s) needs the wall close. One group in six stands beyond reach (No_Action, ``plan``).
+A mirror, picture, clock, notice board or TV hangs above head height on the front wall, just
+over a narrow shelf (1.85-1.95 m). Hung from a hook behind its top, it leans forward a little,
+as hung frames do. The hook lets go: the fixture drops 6-12 cm straight down onto the shelf,
+lands on its front bottom edge 0.3-0.9 degrees past balance (the landing sets it turning,
+``base.topple``), tips forward about the shelf's front edge, slowly at first (an inverted
+pendulum), then falls off it and to the floor. The drop is what a person sees first; an
+inverted pendulum released from rest moves a centimetre or two in the half second before a
+decision that leaves time to act, too little to see. A free fall from a wall lasts about half a
+second, so the tip is what leaves the decision moment its time; its top edge is the hazard
+point. It starts above the reach zone and enters it falling. The shelf stands so that the top
+edge comes down through chest height where a G1 standing still holds its hands
+(``base.HANDS_MEET_*``): a fixture tipping off a wall lands within a few tens of centimetres of
+it, so a catch a G1 could make (it walks 0.5 m/s) needs the wall close. One group in six stands
+beyond reach (No_Action, ``plan``).
 """
 
 from __future__ import annotations
@@ -34,6 +38,9 @@ from reacthuman.scenes.spec import Family, FurnitureKind, RoomType
 
 RELEASE = math.radians(62.0)  # it pivots on the ledge's edge to about here, then flies
 LEDGE_HEIGHT = (1.85, 1.95)  # m: its top edge starts above the reach zone (2.0 m)
+DROP = (0.06, 0.12)  # m: how far it falls onto the shelf when the hook lets go
+SHELF_GAP = (0.01, 0.03)  # m: the shelf is this much deeper than the fixture is thick
+BOARD = 0.03  # m: the shelf board's thickness
 SHORT = 0.45  # m: a fixture shorter than this stands higher by the difference
 
 
@@ -54,13 +61,16 @@ def build(ctx: SampleContext) -> Layout:
     meet = rng.uniform(*HANDS_MEET_AHEAD)
     meet_z = rng.uniform(*HANDS_MEET_HEIGHT)
     far_wall = rng.uniform(2.9, 3.3)
-    ledge_depth = max(rng.uniform(0.18, 0.28), thickness + 0.04)
+    ledge_depth = thickness + rng.uniform(*SHELF_GAP)
     y = rng.uniform(-0.3, 0.3)
     past = math.radians(rng.uniform(0.3, 0.9))
     color = rng.choice(WOOD_COLORS)
+    drop = rng.uniform(*DROP)
     # The motion does not depend on where the ledge stands: tip the fixture off a front edge
     # at x = 0, then move both to where the ledge stands.
-    hazard, path = topple(ctx, ctx.hazard, "hazard", 0.0, y, past, base_z=ledge_z, release=RELEASE)
+    hazard, path = topple(
+        ctx, ctx.hazard, "hazard", 0.0, y, past, base_z=ledge_z, release=RELEASE, drop=drop
+    )
     if far:
         front = far_wall - ledge_depth
     else:  # the top edge comes down through chest height at the hands
@@ -73,9 +83,9 @@ def build(ctx: SampleContext) -> Layout:
     wall = front + ledge_depth
     ledge = furniture(
         "ledge",
-        FurnitureKind.counter,
-        (wall - ledge_depth / 2.0, y, ledge_z / 2.0),
-        (ledge_depth, max(width + 0.3, 0.8), ledge_z),
+        FurnitureKind.wall_shelf,
+        (wall - ledge_depth / 2.0, y, ledge_z - BOARD / 2.0),
+        (ledge_depth, max(width + 0.3, 0.8), BOARD),
         color,
         rng.uniform(0.4, 0.6),
     )
@@ -84,10 +94,10 @@ def build(ctx: SampleContext) -> Layout:
         objects=[hazard],
         primary=hazard.id,
         path=path,
-        event_origin=(front, y, ledge_z + height / 2.0),
+        event_origin=(front, y, ledge_z + drop + height / 2.0),
         description=(
-            f"{ctx.hazard.looks_like} standing on a ledge against the wall tips forward "
-            "toward the robot"
+            f"{ctx.hazard.looks_like} hanging on the wall comes off its hook, drops onto the "
+            "shelf below it and tips forward toward the robot"
         ),
         front_wall=wall,
         reaches=not far,

@@ -21,20 +21,28 @@ from reacthuman.scenes.families.base import (
 )
 from reacthuman.scenes.geometry import quat_from_axis_angle
 from reacthuman.scenes.kinematics import MotionPath, ladder_angles
+from reacthuman.scenes.reach import REACH_RADIUS
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType
 
 SLIDE_SHARE = 0.6
+# Slide regime: the feet start this far outside the reach zone (m), and come at least
+# FEET_INSIDE inside it once the ladder lies flat; the lean is past the no-slip limit by
+# LEAN_PAST (degrees): a ladder set at too shallow an angle that slides off at once, not one
+# that creeps for a second, still, then goes (too little to see before a decision in time).
+FEET_OUTSIDE = (0.6, 0.9)
+FEET_INSIDE = 0.3
+LEAN_PAST = (4.0, 7.0)
 PAINTED_WALL_FRICTION = 0.1  # the simulator's walls
 
 
 def build(ctx: SampleContext) -> Layout:
     rng = ctx.rng
     tip_wall = rng.uniform(1.8, 2.7)
-    feet_ahead = rng.uniform(1.35, 1.6)  # slide regime: the feet start outside the reach zone
+    feet_outside = rng.uniform(*FEET_OUTSIDE)
     y = rng.uniform(-0.5, 0.5)
     slides = ctx.meant(SLIDE_SHARE)
     polished_floor = rng.uniform(0.15, 0.25)
-    lean_margin = math.radians(rng.uniform(0.8, 2.5))
+    lean_margin = math.radians(rng.uniform(*LEAN_PAST))
     past_vertical = math.radians(rng.uniform(2.0, 6.0))
     wall_gap = rng.uniform(0.05, 0.2)
     thickness, _width, length = ctx.hazard.shape.size
@@ -58,12 +66,18 @@ def build(ctx: SampleContext) -> Layout:
 
     hazard = ctx.make_object(ctx.hazard, "hazard", ObjectRole.hazard, (0.0, 0.0, 0.0))
     # Contacts take the larger friction of the pair (MuJoCo-style solvers), so the feet see
-    # mu_f = max(ladder, floor) and the top mu_w = max(ladder, painted wall) = the ladder's.
+    # mu_f = max(ladder, floor) and the top mu_w = max(ladder, painted wall). A ladder's feet on
+    # a polished floor grip as the pair does, not as rubber on a dry one: the ladder carries it.
+    hazard = hazard.model_copy(update={"friction": polished_floor})
     # With friction at both ends the ladder slips once tan(lean) > 2 mu_f / (1 - mu_f mu_w).
     mu_f = max(hazard.friction, polished_floor)
     mu_w = max(hazard.friction, PAINTED_WALL_FRICTION)
     limit = math.atan(2.0 * mu_f / (1.0 - mu_f * mu_w))
     lean = min(limit + lean_margin, math.radians(68.0))
+    # The feet start outside the reach zone and skid into it, far enough out that the slip
+    # shows before the decision moment, near enough that they come well inside it.
+    travel = length * (1.0 - math.sin(lean))
+    feet_ahead = REACH_RADIUS + min(feet_outside, travel - FEET_INSIDE)
     wall = feet_ahead + length * math.sin(lean) + thickness * math.cos(lean)
     # Top against the wall: the box's outermost corner is 2 mm short of the wall and floor.
     half_x = length / 2.0 * math.sin(lean) + thickness / 2.0 * math.cos(lean)
