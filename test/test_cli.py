@@ -95,6 +95,9 @@ def test_catalogue_json_lists_every_object_with_its_look_and_mass():
         (["catalogue", "--sheet", "x"], "--sheet writes a PNG; name it *.png"),
         (["catalogue", "--sheet", "x.png", "--resolution", "640x480"], "must be 16:9"),
         (["catalogue", "--sheet", "x.png", "--resolution", "big"], "must look like 640x360"),
+        (["observe", ".", "--out", "x", "--window", "-1"], "--window: Input should be"),
+        (["observe", ".", "--out", "x", "--resolution", "640x480"], "must be 16:9"),
+        (["bench-sim", "--resolution", "big", "--json", "x"], "must look like 640x360"),
     ],
 )
 def test_bad_arguments_get_a_clear_error_and_nonzero_exit(args, message, tmp_path):

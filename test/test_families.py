@@ -37,6 +37,8 @@ from reacthuman.scenes.spec import (
     SWEPT_BANDS,
     Family,
     FurnitureKind,
+    ObjectRole,
+    Pose,
     SceneSpec,
     SpeedBand,
 )
@@ -654,3 +656,40 @@ def test_the_close_up_sees_a_swinging_door_face_on_not_edge_on_at_the_freeze():
         anchor = spec.hazard.joint.anchor
         width = shown_width_px(spec.camera("closeup"), (anchor[0], anchor[1], edge[2]), edge)
         assert width >= CLOSEUP_AIM_PX, (spec.scene_id, width)
+
+
+@pytest.mark.parametrize(
+    "landing_height, hidden",
+    [(1.45, True), (1.0, False)],
+    ids=["above-the-eye", "below-the-eye"],
+)
+def test_a_design_whose_hazard_a_landing_hides_from_the_head_camera_is_told_so(
+    landing_height, hidden
+):
+    """The G1's eye is 1.2 m up: a ball rolling on a landing above it, 0.5 m behind the
+    landing's edge, shows nothing to the head camera (stair_tumble-9000000 showed 0 px). Such
+    a design is redrawn (``Design.problems``)."""
+    from reacthuman.scenes.families.base import Layout, furniture
+    from reacthuman.scenes.generate import Design
+    from reacthuman.scenes.kinematics import MotionPath
+
+    ball = (
+        default_catalogue()
+        .get("orange")
+        .placed("hazard", ObjectRole.hazard, Pose(pos=(3.5, 0.0, landing_height + 0.04)))
+    )
+    path = MotionPath()
+    for step in range(60):
+        path.append(
+            step / 240.0, (3.5 - 0.3 * step / 240.0, 0.0, landing_height + 0.04), (-0.3, 0, 0)
+        )
+    path.hold_until(3.5)
+    center, size = (3.75, 0.0, landing_height / 2), (1.5, 0.9, landing_height)
+    landing = furniture("landing", FurnitureKind.platform, center, size, (0.5, 0.5, 0.5), 0.5)
+    layout = Layout(
+        furniture=[landing], objects=[ball], primary="hazard", path=path,
+        event_origin=(3.5, 0.0, landing_height), description="a ball on a landing",
+    )  # fmt: skip
+    design = Design(SpeedBand.slow, layout, ball.mass_kg)
+    assert (design.hidden_behind() == "landing") is hidden
+    assert any("hides the hazard" in p for p in design.problems()) is hidden

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from reacthuman.cli.common import positive_int
+from reacthuman.cli.common import positive_int, render_settings
 
 
 def add_parser(commands: Any) -> None:
@@ -37,9 +37,8 @@ def cmd_bench_sim(args: argparse.Namespace) -> int:
 
     from reacthuman.scenes.sets import generate_set
     from reacthuman.sim.bench import bench, format_report
-    from reacthuman.sim.settings import RenderSettings, parse_resolution
 
-    width, height = parse_resolution(args.resolution)
+    settings = render_settings(args.resolution)
     _manifest, scenes = generate_set(args.per_family)
     specs = [s.spec for s in scenes]
     if args.limit:
@@ -47,9 +46,7 @@ def cmd_bench_sim(args: argparse.Namespace) -> int:
     with tqdm(
         total=len(specs), desc="bench-sim", unit="scene", disable=args.quiet, file=sys.stderr
     ) as bar:
-        report = bench(
-            specs, RenderSettings(width=width, height=height), lambda _i, _row: bar.update(1)
-        )
+        report = bench(specs, settings, lambda _i, _row: bar.update(1))
     print(format_report(report))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2) + "\n")

@@ -13,9 +13,9 @@ class CliError(Exception):
     """An expected failure: printed as one line, exit status 1."""
 
 
-def render_settings(resolution: str, frames: int = 5):
-    """``--resolution`` and ``--frames`` as the simulator's RenderSettings, or a CliError
-    naming the option that is wrong (before any work is done)."""
+def render_settings(resolution: str, frames: int = 5, window: float | None = None):
+    """``--resolution``, ``--frames`` and ``--window`` as the simulator's RenderSettings, or a
+    CliError naming the option that is wrong (before any work is done)."""
     from pydantic import ValidationError
 
     from reacthuman.sim.settings import RenderSettings, parse_resolution
@@ -28,9 +28,13 @@ def render_settings(resolution: str, frames: int = 5):
     except ValueError as exc:
         raise CliError(f"--resolution: {exc}") from None
     try:
-        return RenderSettings(width=width, height=height, frames=frames)
+        RenderSettings(width=width, height=height, frames=frames)
     except ValidationError as exc:
         raise CliError(f"--frames: {exc.errors()[0]['msg']}, got {frames}") from None
+    try:
+        return RenderSettings(width=width, height=height, frames=frames, window=window)
+    except ValidationError as exc:
+        raise CliError(f"--window: {exc.errors()[0]['msg']}, got {window}") from None
 
 
 def non_negative_int(text: str) -> int:

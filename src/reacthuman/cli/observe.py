@@ -8,13 +8,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from reacthuman.cli.common import (
     CliError,
     add_simulation_options,
     load_specs,
     positive_int,
+    render_settings,
 )
 
 
@@ -68,20 +67,11 @@ def cmd_observe(args: argparse.Namespace) -> int:
 
     from reacthuman.sim.cache import ObservationCache
     from reacthuman.sim.observe import Observer, observe_all
-    from reacthuman.sim.settings import RenderSettings, parse_resolution
 
     target = Path(args.path)
     if not target.exists():
         raise CliError(f"{target}: no such file or folder")
-    try:
-        width, height = parse_resolution(args.resolution)
-        settings = RenderSettings(
-            width=width, height=height, frames=args.frames, window=args.window
-        )
-    except ValidationError as exc:
-        raise CliError(f"invalid settings: {exc.errors()[0]['msg']}") from None
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
+    settings = render_settings(args.resolution, args.frames, args.window)
     specs = load_specs(target)
     out = Path(args.out)
     try:

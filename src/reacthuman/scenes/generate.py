@@ -20,6 +20,14 @@ from reacthuman.scenes.catalogue import (
     default_catalogue,
     longest_extent,
 )
+from reacthuman.scenes.dressing import (
+    CAMERA_CLEARANCE,
+    PATH_CLEARANCE,
+    Keep,
+    dress,
+    finishes,
+    segment_hits_box,
+)
 from reacthuman.scenes.families.base import (
     FamilyError,
     FamilySampler,
@@ -34,9 +42,12 @@ from reacthuman.scenes.geometry import (
     Quat,
     Vec3,
     box_corners,
+    quat_conjugate,
     quat_from_yaw,
     quat_mul,
+    quat_rotate,
     rotate_yaw,
+    sub,
 )
 from reacthuman.scenes.kinematics import MotionPath
 from reacthuman.scenes.labels import Action, Arrival, action_label, intrinsic_reasons
@@ -55,6 +66,7 @@ from reacthuman.scenes.spec import (
     Camera,
     Family,
     Furniture,
+    FurnitureKind,
     GeneratorInfo,
     IntendedMotion,
     Joint,
@@ -75,7 +87,7 @@ from reacthuman.scenes.spec import (
 from reacthuman.scenes.truth import object_arrival
 from reacthuman.scenes.twin import largest_gap
 
-GENERATOR_VERSION = "3.4.0"
+GENERATOR_VERSION = "3.5.0"
 NAMESPACE = "reacthuman-scenes-v2"  # part of every seed: changing it changes every scene
 # Share of dodge groups given a look-alike, in the families whose window shows an object's
 # mass plainly (FamilySampler.mass_cue: a bounce) and that have a look-alike of the group's
@@ -99,14 +111,19 @@ DESIGN_SPEED_RATIO = 2.0  # what designs aim for, so that measured groups keep M
 PATH_RATE = 10  # Hz of the intended path stored in the spec
 OBSERVER_HEIGHT = 1.32  # Unitree G1
 EYE_HEIGHT = 1.2  # G1 head camera
-
-FLOOR_COLORS: tuple[Vec3, ...] = (
-    (0.62, 0.47, 0.33),
-    (0.78, 0.76, 0.72),
-    (0.45, 0.45, 0.47),
-    (0.70, 0.60, 0.48),
-    (0.35, 0.40, 0.45),
+SIGHT_MARGIN = 0.01  # m a line of sight must clear a solid block by to see past it
+# Furniture that is one solid block, which the head camera cannot see through or under.
+SOLID_KINDS = frozenset(
+    {
+        FurnitureKind.platform,
+        FurnitureKind.counter,
+        FurnitureKind.wall_shelf,
+        FurnitureKind.hanging_shelf,
+        FurnitureKind.door_post,
+        FurnitureKind.ceiling_mount,
+    }
 )
+
 WALL_COLORS: tuple[Vec3, ...] = (
     (0.93, 0.91, 0.86),
     (0.85, 0.88, 0.90),
@@ -265,6 +282,28 @@ def _gets_look_alike(
     return True
 
 
+def _solid_blocks(piece: Furniture) -> list[tuple[Vec3, Vec3]]:
+    """The solid blocks of a piece of the event's furniture, in its own frame, grown by
+    ``SIGHT_MARGIN``: one box for a block (a landing, a counter, a shelf board), one per step
+    for stairs (each solid from the floor to its tread); none for what one sees through or
+    under (tables, stools, ramps on their props, set dressing)."""
+    sx, sy, sz = piece.size
+    m = SIGHT_MARGIN
+    if piece.kind is FurnitureKind.stairs:
+        steps = piece.steps or 1
+        run, rise = sx / steps, sz / steps
+        return [
+            (
+                (-sx / 2 + i * run - m, -sy / 2 - m, -sz / 2 - m),
+                (-sx / 2 + (i + 1) * run + m, sy / 2 + m, -sz / 2 + (i + 1) * rise + m),
+            )
+            for i in range(steps)
+        ]
+    if piece.kind in SOLID_KINDS:
+        return [((-sx / 2 - m, -sy / 2 - m, -sz / 2 - m), (sx / 2 + m, sy / 2 + m, sz / 2 + m))]
+    return []
+
+
 class Design:
     """A layout's intended motion judged against the decision moment (``scenes.moment``)."""
 
@@ -303,6 +342,22 @@ class Design:
             [(by_id[o.id], Arrival.of(o)) for o in self.others],
         )
 
+    def hidden_behind(self) -> str | None:
+        """The solid piece of the event's furniture that stands between the robot's eye and
+        the hazard point at the freeze, if one does (a ball on a landing above eye height:
+        at most its top would show). The G1's eye is 1.2 m up: what a person would see over,
+        it may not."""
+        point = self.layout.path.at(self.window).pos
+        eye = (0.0, 0.0, EYE_HEIGHT)
+        for piece in self.layout.furniture:
+            # In the piece's own frame its solid blocks are boxes: test the line of sight there.
+            back = quat_conjugate(piece.pose.quat)
+            a = quat_rotate(back, sub(eye, piece.pose.pos))
+            b = quat_rotate(back, sub(point, piece.pose.pos))
+            if any(segment_hits_box(box, a, b) for box in _solid_blocks(piece)):
+                return piece.id.replace("_", " ")
+        return None
+
     def problems(self) -> list[str]:
         out = []
         if self.arrival.reaches_observer != self.layout.reaches:
@@ -310,6 +365,12 @@ class Design:
             out.append(f"{self.band.value}: the hazard was meant to {meant}")
         if self.starts_in_reach:
             out.append(f"{self.band.value}: the hazard starts inside the reach zone")
+        hidden = self.hidden_behind()
+        if hidden is not None:
+            out.append(
+                f"{self.band.value}: at the freeze the {hidden} hides the hazard from the "
+                "robot's head camera"
+            )
         floor, horizon = self.layout.path.floor_time, self.layout.path.end.t
         if floor is not None and floor > horizon - LANDING_SPARE:
             out.append(
@@ -666,9 +727,44 @@ def generate_scene(
         mine = next(d for d in designs if d.band is band)
         for design in designs if layout.frame_all_bands else [mine]:
             frame.add(design.layout, design.window)
-        return _assemble(sampler, seed, group, band, adversarial_rate, ctx, mine, frame, pin)
+        return _assemble(
+            sampler, seed, group, band, adversarial_rate, ctx, mine, frame, designs, pin
+        )
     except ValueError as exc:  # FamilyError, FramingError, pydantic ValidationError
         raise GenerationError(f"{scene_id(sampler.family, seed)}: {exc}") from exc
+
+
+def _keep_clear(designs: Sequence[Design], cameras: Sequence[Camera]) -> Keep:
+    """What set dressing keeps clear of: every band's hazard path and other moving objects to
+    the end of the ground truth, the event's furniture and objects, the cameras, and each
+    camera's lines of sight to the hazard (its start and where it is at the freeze) and to
+    the robot."""
+    points: list[tuple[Vec3, float]] = []
+    boxes: list[tuple[Vec3, Vec3]] = []
+    targets: list[Vec3] = [(0.0, 0.0, 0.6), (0.0, 0.0, 1.2)]  # the robot
+    for design in designs:
+        layout = design.layout
+        primary = next(o for o in layout.objects if o.id == layout.primary)
+        reach = PATH_CLEARANCE + longest_extent(primary.shape) / 2.0
+        points += [(s.pos, reach) for s in layout.path.samples]
+        for path in layout.other_paths.values():
+            points += [(s.pos, PATH_CLEARANCE + 0.15) for s in path.samples]
+        for obj in layout.objects:
+            half = math.hypot(*obj.shape.size) / 2.0
+            points.append((obj.pose.pos, PATH_CLEARANCE + half))
+        for piece in layout.furniture:
+            corners = box_corners(piece.pose.pos, piece.size, piece.pose.quat)
+            boxes.append(
+                (
+                    tuple(min(c[i] for c in corners) for i in range(3)),
+                    tuple(max(c[i] for c in corners) for i in range(3)),
+                )
+            )
+        points += [(p, PATH_CLEARANCE) for p in layout.extent_points]
+        targets += [layout.path.samples[0].pos, layout.path.at(design.window).pos]
+    points += [(camera.pos, CAMERA_CLEARANCE) for camera in cameras]
+    sights = [(camera.pos, target) for camera in cameras for target in targets]
+    return Keep(points=points, boxes=boxes, sights=sights)
 
 
 def _assemble(
@@ -680,6 +776,7 @@ def _assemble(
     ctx: SampleContext,
     design: Design,
     frame: _FramePoints,
+    designs: Sequence[Design],
     pin: Pin | None = None,
 ) -> SceneSpec:
     layout = design.layout
@@ -688,7 +785,7 @@ def _assemble(
     yaw = stage.choice((0.0, math.pi / 2.0, math.pi, -math.pi / 2.0))
     tf = _WorldTransform(yaw, bounds)
     # Colours and lights before the cameras, whose retries draw a varying number of times.
-    floor_color, wall_color = stage.choice(FLOOR_COLORS), stage.choice(WALL_COLORS)
+    wall_color = stage.choice(WALL_COLORS)
     lighting = _lighting(stage, tf)
     cameras = [
         egocentric(stage, EYE_HEIGHT, frame.ego),
@@ -707,6 +804,11 @@ def _assemble(
         ),
         overhead(stage, layout.event_origin, bounds, frame.observed + frame.arrivals),
     ]
+    # The room's own pieces and finishes: drawn on their own stream, the same for every band
+    # of a group, clear of what any band's event uses (scenes.dressing).
+    dressing_rng = SeededRng(NAMESPACE, sampler.family.value, group, "dressing")
+    floor_finish, floor_color, wall_finish = finishes(ctx.room, dressing_rng)
+    dressing = dress(ctx.room, bounds, _keep_clear(designs, cameras), dressing_rng)
     size_x, size_y = bounds[1] - bounds[0], bounds[3] - bounds[2]
     if yaw in (math.pi / 2.0, -math.pi / 2.0):
         size_x, size_y = size_y, size_x
@@ -718,6 +820,8 @@ def _assemble(
         floor_friction=_r(
             ctx.floor_friction if layout.floor_friction is None else layout.floor_friction
         ),
+        floor_finish=floor_finish,
+        wall_finish=wall_finish,
     )
     samples = layout.path.samples
     arrival = design.arrival
@@ -748,7 +852,7 @@ def _assemble(
         description=description,
         generator=GeneratorInfo(version=GENERATOR_VERSION, adversarial_rate=rate, pin=pin),
         room=room,
-        furniture=[_to_world_furniture(f, tf) for f in layout.furniture],
+        furniture=[_to_world_furniture(f, tf) for f in [*layout.furniture, *dressing]],
         objects=[_to_world_object(o, tf) for o in layout.objects],
         primary_hazard=layout.primary,
         observer=Observer(

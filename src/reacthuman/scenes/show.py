@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from reacthuman.scenes.dressing import DRESSING_PREFIX
 from reacthuman.scenes.labels import provisional_label
 from reacthuman.scenes.spec import SceneSpec
 
@@ -38,10 +39,18 @@ def describe(spec: SceneSpec) -> str:
             lines.append(
                 f"object     {obj.id}: {obj.looks_like} ({obj.role.value}) at {_v(obj.pose.pos)}"
             )
+    dressing = [p for p in spec.furniture if p.id.startswith(DRESSING_PREFIX)]
     for piece in spec.furniture:
-        lines.append(
-            f"furniture  {piece.id}: {piece.kind.value} {_v(piece.size)} m at {_v(piece.pose.pos)}"
-        )
+        if piece not in dressing:
+            lines.append(
+                f"furniture  {piece.id}: {piece.kind.value} {_v(piece.size)} m at "
+                f"{_v(piece.pose.pos)}"
+            )
+    room = spec.room
+    lines.append(
+        f"dressing   {room.floor_finish.value} floor, {room.wall_finish.value} walls; "
+        f"{', '.join(p.kind.value.replace('_', ' ') for p in dressing) or 'nothing else'}"
+    )
     for cam in spec.cameras:
         lines.append(
             f"camera     {cam.name.value:<11}at {_v(cam.pos)} looking at {_v(cam.lookat)}, "

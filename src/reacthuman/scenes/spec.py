@@ -24,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 
-SCHEMA_VERSION: Final = "2.0"  # Final: its type is Literal["2.0"], what schema_version holds
+SCHEMA_VERSION: Final = "2.1"  # Final: its type is Literal["2.1"], what schema_version holds
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
@@ -109,6 +109,22 @@ class Pose(StrictModel):
         return q
 
 
+class FloorFinish(StrEnum):
+    """What the floor is made of, drawn as a texture whose pattern has a known size."""
+
+    plain = "plain"  # one colour (specs before schema 2.1)
+    wood = "wood"  # planks 0.15 m wide
+    tile = "tile"  # 0.3 m tiles with grout lines
+    carpet = "carpet"
+    concrete = "concrete"
+
+
+class WallFinish(StrEnum):
+    plain = "plain"  # one colour (specs before schema 2.1)
+    paint = "paint"  # one colour
+    wallpaper = "wallpaper"  # stripes 0.1 m wide
+
+
 class Room(StrictModel):
     """An axis-aligned box room centred on the origin; the floor is z = 0."""
 
@@ -117,6 +133,8 @@ class Room(StrictModel):
     floor_color: Rgb
     wall_color: Rgb
     floor_friction: float = Field(gt=0, le=2)
+    floor_finish: FloorFinish = FloorFinish.plain
+    wall_finish: WallFinish = WallFinish.plain
 
 
 class FurnitureKind(StrEnum):
@@ -133,6 +151,49 @@ class FurnitureKind(StrEnum):
     # A person standing still, facing local -x (a child who has just thrown something): seen,
     # never touched (visual only); the robot's planners keep clear of it as of any furniture.
     person = "person"
+    # Set dressing (``scenes.dressing``): what makes a room read as a home of its kind and gives
+    # it things of known size. Against a wall, its front facing local -x; seen, never touched,
+    # and clear of everything the event uses.
+    door = "door"  # a closed door in the wall, 2.0-2.1 m tall
+    window = "window"
+    radiator = "radiator"
+    sofa = "sofa"
+    armchair = "armchair"
+    sideboard = "sideboard"
+    bed = "bed"
+    wardrobe = "wardrobe"
+    kitchen_units = "kitchen_units"  # base units with a worktop at 0.9 m, wall units above
+    fridge = "fridge"
+    desk = "desk"
+    chair = "chair"
+    shelving_unit = "shelving_unit"
+    workbench = "workbench"
+    washing_machine = "washing_machine"
+    toy_chest = "toy_chest"
+
+
+# Kinds that are seen and never touched: the simulator gives them no collision.
+VISUAL_ONLY_KINDS: frozenset[FurnitureKind] = frozenset(
+    {
+        FurnitureKind.person,
+        FurnitureKind.door,
+        FurnitureKind.window,
+        FurnitureKind.radiator,
+        FurnitureKind.sofa,
+        FurnitureKind.armchair,
+        FurnitureKind.sideboard,
+        FurnitureKind.bed,
+        FurnitureKind.wardrobe,
+        FurnitureKind.kitchen_units,
+        FurnitureKind.fridge,
+        FurnitureKind.desk,
+        FurnitureKind.chair,
+        FurnitureKind.shelving_unit,
+        FurnitureKind.workbench,
+        FurnitureKind.washing_machine,
+        FurnitureKind.toy_chest,
+    }
+)
 
 
 class Furniture(StrictModel):
@@ -345,7 +406,7 @@ class GeneratorInfo(StrictModel):
 
 
 class SceneSpec(StrictModel):
-    schema_version: Literal["2.0"] = SCHEMA_VERSION
+    schema_version: Literal["2.1"] = SCHEMA_VERSION
     scene_id: str = Field(pattern=r"^[a-z_]+-\d{6,}$")
     family: Family
     seed: int = Field(ge=0)

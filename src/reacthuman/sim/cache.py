@@ -20,7 +20,7 @@ from pathlib import Path
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.sim.settings import RenderSettings
 
-SIM_VERSION = "12"  # bump whenever the simulator's output for the same inputs changes
+SIM_VERSION = "13"  # bump whenever the simulator's output for the same inputs changes
 CACHE_ENV = "REACTHUMAN_CACHE"
 COMPLETE = "ground_truth.json"  # written last inside the staging folder
 

@@ -24,8 +24,15 @@ from reacthuman.scenes.geometry import (
     sub,
 )
 from reacthuman.scenes.kinematics import principal_inertia
-from reacthuman.scenes.spec import Furniture, FurnitureKind, SceneObject, SceneSpec
-from reacthuman.sim.visuals import Part, Rgb, parts, shade
+from reacthuman.scenes.spec import (
+    VISUAL_ONLY_KINDS,
+    Furniture,
+    FurnitureKind,
+    SceneObject,
+    SceneSpec,
+)
+from reacthuman.sim.room_visuals import dressing_parts, floor_texture, is_dressing, wall_texture
+from reacthuman.sim.visuals import Part, Rgb, Texture, parts, shade
 
 # m, wall and ceiling thickness: slabs a 12 m/s throw cannot pass through (at 0.1 m a pair of
 # scissors thrown past the robot went through the back wall and fell 39 m below the floor)
@@ -97,6 +104,28 @@ class _Assets:
         return name
 
 
+def _material(assets: _Assets, color: Rgb, t: Texture, alpha: float = 1.0) -> str:
+    """A material showing built-in texture ``t`` over ``color``; its name."""
+    texture = assets.add(
+        "texture",
+        {
+            "type": "2d",
+            "builtin": t.builtin,
+            "rgb1": _v(color),
+            "rgb2": _v(t.second),
+            "mark": "edge" if t.edges else "random",
+            "random": _f(t.marks),
+            "markrgb": _v(t.mark),
+            "width": str(t.texels),
+            "height": str(t.texels),
+        },
+    )
+    return assets.add(
+        "material",
+        {"texture": texture, "texrepeat": _v(t.repeat), "rgba": _rgba((1, 1, 1), alpha)},
+    )
+
+
 def _part(
     body: ET.Element,
     part: Part,
@@ -111,26 +140,7 @@ def _part(
     quat = quat_mul(frame, part.quat)
     attributes = {**(VISUAL if extra is None else extra), "rgba": _rgba(part.color, part.alpha)}
     if part.texture is not None:
-        t = part.texture
-        texture = assets.add(
-            "texture",
-            {
-                "type": "2d",
-                "builtin": t.builtin,
-                "rgb1": _v(part.color),
-                "rgb2": _v(t.second),
-                "mark": "random",
-                "random": _f(t.marks),
-                "markrgb": _v(t.mark),
-                "width": str(t.texels),
-                "height": str(t.texels),
-            },
-        )
-        material = assets.add(
-            "material",
-            {"texture": texture, "texrepeat": _v(t.repeat), "rgba": _rgba((1, 1, 1), part.alpha)},
-        )
-        attributes["material"] = material
+        attributes["material"] = _material(assets, part.color, part.texture, part.alpha)
         del attributes["rgba"]
     if part.kind == "mesh":
         if part.mesh is None:
@@ -355,43 +365,54 @@ def world_document(spec: SceneSpec, solref: tuple[float, float]) -> str:
     added by the simulator (``sim.body``); no stand-in figure is drawn."""
     sx, sy, height = spec.room.size
     document, body = _document("room")
+    assets = _Assets(document, "room")
+    room = spec.room
     # Painted walls are slippery (a ladder's top slides down them: ladder_slip's design).
     wall = {"solref": _v(solref), "friction": _friction(WALL_FRICTION)}
-    wall_color = _rgba(spec.room.wall_color)
     skirting = {**VISUAL, "rgba": "0.9 0.9 0.88 1"}
     level = (1, 0, 0, 0)
-    # The floor's colour (the collision floor is floor_document's slab); just below z = 0.
+
+    def look(color: Rgb, texture: Texture | None) -> dict[str, str]:
+        if texture is None:
+            return {"rgba": _rgba(color)}
+        return {"material": _material(assets, color, texture)}
+
+    # The floor's look (the collision floor is floor_document's slab); just below z = 0.
     span = (sx + 2 * WALL, sy + 2 * WALL)
-    floor = {**VISUAL, "rgba": _rgba(spec.room.floor_color)}
+    floor = {
+        **VISUAL,
+        **look(room.floor_color, floor_texture(room.floor_finish, room.floor_color, span)),
+    }
     _geom(body, "box", (0, 0, -0.0105), (*span, 0.02), level, floor)
-    ceiling = {**wall, "rgba": _rgba(shade(spec.room.wall_color, 1.05))}
+    ceiling = {**wall, "rgba": _rgba(shade(room.wall_color, 1.05))}
     _geom(body, "box", (0, 0, height + WALL / 2), (*span, WALL), level, ceiling)
     for sign in (-1, 1):
+        across = room.wall_color
         _geom(
             body,
             "box",
             (sign * (sx / 2 + WALL / 2), 0, height / 2),
             (WALL, sy + 2 * WALL, height),
             level,
-            {**wall, "rgba": wall_color},
+            {**wall, **look(across, wall_texture(room.wall_finish, across, (sy, height)))},
         )
+        along = shade(room.wall_color, 0.95)
         _geom(
             body,
             "box",
             (0, sign * (sy / 2 + WALL / 2), height / 2),
             (sx, WALL, height),
             level,
-            {**wall, "rgba": _rgba(shade(spec.room.wall_color, 0.95))},
+            {**wall, **look(along, wall_texture(room.wall_finish, along, (sx, height)))},
         )
         # Skirting boards make the floor's edge readable in the images.
         _geom(body, "box", (sign * (sx / 2 - 0.005), 0, 0.04), (0.01, sy, 0.08), level, skirting)
         _geom(body, "box", (0, sign * (sy / 2 - 0.005), 0.04), (sx, 0.01, 0.08), level, skirting)
     for piece in spec.furniture:
         contact = {"friction": _friction(piece.friction), "solref": _v(solref)}
-        if piece.kind is FurnitureKind.person:  # seen, never touched
+        if piece.kind in VISUAL_ONLY_KINDS:  # seen, never touched
             contact = dict(VISUAL)
-        for part in _furniture_parts(piece):
-            pos = add(piece.pose.pos, quat_rotate(piece.pose.quat, part.pos))
-            quat = quat_mul(piece.pose.quat, part.quat)
-            _geom(body, part.kind, pos, part.size, quat, {**contact, "rgba": _rgba(part.color)})
+        shapes = dressing_parts(piece) if is_dressing(piece.kind) else _furniture_parts(piece)
+        for part in shapes:
+            _part(body, part, assets, piece.pose.pos, piece.pose.quat, contact)
     return _text(document)

@@ -53,6 +53,7 @@ class Texture:
     marks: float  # share of texels speckled, 0..1
     repeat: tuple[float, float] = (1.0, 1.0)
     texels: int = 64
+    edges: bool = False  # lines of colour ``mark`` along the cells' edges (tiles' grout)
 
 
 @dataclass(frozen=True)
