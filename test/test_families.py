@@ -237,11 +237,17 @@ MIN_DESIGNED_MOVE = 0.05  # m
 @pytest.mark.parametrize("first_seed", [0, 9_000_000])
 @pytest.mark.parametrize("family", SLOW_STARTS, ids=lambda f: f.value)
 def test_slow_starting_hazards_move_visibly_over_the_window(family, first_seed):
+    designed = 0
     for seed in range(first_seed, first_seed + 18):
-        spec = generate_scene(family, seed)
+        try:
+            spec = generate_scene(family, seed)
+        except GenerationError:  # a group with no design: a set skips it (the yield)
+            continue
+        designed += 1
         path, t0 = spec.intended.path, spec.timing.t0
         moved = math.dist(_at(path, t0), _at(path, t0 + spec.timing.window))
         assert moved >= MIN_DESIGNED_MOVE, (spec.scene_id, moved)
+    assert designed >= 16
 
 
 def test_a_fixture_off_its_hook_drops_onto_the_shelf_then_tips_toward_the_robot():
@@ -666,7 +672,7 @@ def test_the_close_up_sees_a_swinging_door_face_on_not_edge_on_at_the_freeze():
 def test_a_design_whose_hazard_a_landing_hides_from_the_head_camera_is_told_so(
     landing_height, hidden
 ):
-    """The G1's eye is 1.2 m up: a ball rolling on a landing above it, 0.5 m behind the
+    """The G1's eye is 1.2 m up: a ball rolling on a landing above it, 1 m behind the
     landing's edge, shows nothing to the head camera (stair_tumble-9000000 showed 0 px). Such
     a design is redrawn (``Design.problems``)."""
     from reacthuman.scenes.families.base import Layout, furniture
@@ -676,12 +682,12 @@ def test_a_design_whose_hazard_a_landing_hides_from_the_head_camera_is_told_so(
     ball = (
         default_catalogue()
         .get("orange")
-        .placed("hazard", ObjectRole.hazard, Pose(pos=(3.5, 0.0, landing_height + 0.04)))
+        .placed("hazard", ObjectRole.hazard, Pose(pos=(4.1, 0.0, landing_height + 0.04)))
     )
     path = MotionPath()
     for step in range(60):
         path.append(
-            step / 240.0, (3.5 - 0.3 * step / 240.0, 0.0, landing_height + 0.04), (-0.3, 0, 0)
+            step / 240.0, (4.1 - 0.3 * step / 240.0, 0.0, landing_height + 0.04), (-0.3, 0, 0)
         )
     path.hold_until(3.5)
     center, size = (3.75, 0.0, landing_height / 2), (1.5, 0.9, landing_height)

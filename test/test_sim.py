@@ -328,12 +328,13 @@ def test_observe_cli_writes_frames_observation_truth_and_a_summary(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     scene = tmp_path / "obs" / "hanging_fall" / "hanging_fall-000006"
-    # A fixture that tips off soon: the scene's own 0.4 s window (its margin needs the rest).
-    assert Observation.load(scene / "observation" / "observation.json").window == 0.4
+    # A fixture that tips off soon: the scene's own window, under 0.6 s (its margin needs the
+    # rest), three frames across it.
+    window = generate_scene("hanging_fall", 6).timing.window
+    assert window < 0.6
+    assert Observation.load(scene / "observation" / "observation.json").window == window
     assert sorted(p.name for p in (scene / "observation" / "frames").iterdir())[:3] == [
-        "closeup_0000ms.png",
-        "closeup_0200ms.png",
-        "closeup_0400ms.png",
+        frame_name(CameraName.closeup, t) for t in (0.0, window / 2, window)
     ]
     # the brain's folder holds what it may see; ground truth and spec lie beside it
     assert {p.name for p in (scene / "observation").iterdir()} == {"observation.json", "frames"}

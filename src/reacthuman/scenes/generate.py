@@ -112,6 +112,7 @@ PATH_RATE = 10  # Hz of the intended path stored in the spec
 OBSERVER_HEIGHT = 1.32  # Unitree G1
 EYE_HEIGHT = 1.2  # G1 head camera
 SIGHT_MARGIN = 0.01  # m a line of sight must clear a solid block by to see past it
+SIGHT_SHARE = 0.8  # the line of sight goes to this share of the way from its centre to its top
 # Furniture that is one solid block, which the head camera cannot see through or under.
 SOLID_KINDS = frozenset(
     {
@@ -347,7 +348,9 @@ class Design:
         the hazard point at the freeze, if one does (a ball on a landing above eye height:
         at most its top would show). The G1's eye is 1.2 m up: what a person would see over,
         it may not."""
-        point = self.layout.path.at(self.window).pos
+        primary = next(o for o in self.layout.objects if o.id == self.layout.primary)
+        x, y, z = self.layout.path.at(self.window).pos
+        point = (x, y, z + SIGHT_SHARE * longest_extent(primary.shape) / 2.0)
         eye = (0.0, 0.0, EYE_HEIGHT)
         for piece in self.layout.furniture:
             # In the piece's own frame its solid blocks are boxes: test the line of sight there.
@@ -754,12 +757,8 @@ def _keep_clear(designs: Sequence[Design], cameras: Sequence[Camera]) -> Keep:
             points.append((obj.pose.pos, PATH_CLEARANCE + half))
         for piece in layout.furniture:
             corners = box_corners(piece.pose.pos, piece.size, piece.pose.quat)
-            boxes.append(
-                (
-                    tuple(min(c[i] for c in corners) for i in range(3)),
-                    tuple(max(c[i] for c in corners) for i in range(3)),
-                )
-            )
+            xs, ys, zs = zip(*corners, strict=True)
+            boxes.append(((min(xs), min(ys), min(zs)), (max(xs), max(ys), max(zs))))
         points += [(p, PATH_CLEARANCE) for p in layout.extent_points]
         targets += [layout.path.samples[0].pos, layout.path.at(design.window).pos]
     points += [(camera.pos, CAMERA_CLEARANCE) for camera in cameras]

@@ -3,7 +3,7 @@
 A mirror, picture, clock, notice board or TV hangs above head height on the front wall, just
 over a narrow shelf (1.85-1.95 m). Hung from a hook behind its top, it leans forward a little,
 as hung frames do. The hook lets go: the fixture drops 6-12 cm straight down onto the shelf,
-lands on its front bottom edge 0.3-0.9 degrees past balance (the landing sets it turning,
+lands on its front bottom edge 0.6-1.5 degrees past balance (the landing sets it turning,
 ``base.topple``), tips forward about the shelf's front edge, slowly at first (an inverted
 pendulum), then falls off it and to the floor. The drop is what a person sees first; an
 inverted pendulum released from rest moves a centimetre or two in the half second before a
@@ -63,7 +63,7 @@ def build(ctx: SampleContext) -> Layout:
     far_wall = rng.uniform(2.9, 3.3)
     ledge_depth = thickness + rng.uniform(*SHELF_GAP)
     y = rng.uniform(-0.3, 0.3)
-    past = math.radians(rng.uniform(0.3, 0.9))
+    past = math.radians(rng.uniform(0.6, 1.5))
     color = rng.choice(WOOD_COLORS)
     drop = rng.uniform(*DROP)
     # The motion does not depend on where the ledge stands: tip the fixture off a front edge
