@@ -13,10 +13,9 @@ from reacthuman.scenes.dressing import (
     DRESSING_PREFIX,
     ROBOT_CLEARANCE,
     ROOM_PIECES,
-    segment_hits_box,
 )
 from reacthuman.scenes.generate import generate_scene
-from reacthuman.scenes.geometry import box_corners
+from reacthuman.scenes.geometry import box_corners, box_gap, segment_hits_box
 from reacthuman.scenes.spec import (
     VISUAL_ONLY_KINDS,
     FloorFinish,
@@ -118,3 +117,11 @@ def test_a_segment_through_a_box_hits_it_and_one_beside_it_does_not():
     assert segment_hits_box(box, (-1.0, 0.5, 0.5), (2.0, 0.5, 0.5))
     assert not segment_hits_box(box, (-1.0, 1.5, 0.5), (2.0, 1.5, 0.5))
     assert not segment_hits_box(box, (-2.0, 0.5, 0.5), (-0.5, 0.5, 0.5))  # stops short
+
+
+def test_the_gap_between_boxes_is_zero_where_they_touch_and_a_point_is_a_box():
+    box = ((0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
+    assert box_gap(box, ((1.0, 0.2, 0.2), (2.0, 0.8, 0.8))) == 0.0
+    assert box_gap(box, ((4.0, 5.0, 0.5), (4.0, 5.0, 0.5))) == 5.0
+    # Over the floor plan only, a point high above the box is right on it.
+    assert box_gap(box, ((0.5, 0.5, 9.0), (0.5, 0.5, 9.0)), axes=2) == 0.0

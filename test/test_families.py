@@ -10,7 +10,7 @@ from reacthuman import robot
 from reacthuman.brain.motion import to_robot
 from reacthuman.gait_table import load_gaits
 from reacthuman.scenes.cameras import ASPECT
-from reacthuman.scenes.catalogue import default_catalogue
+from reacthuman.scenes.catalogue import default_catalogue, longest_extent
 from reacthuman.scenes.families import REGISTRY
 from reacthuman.scenes.families.base import adversarial_pool, planned_side
 from reacthuman.scenes.generate import (
@@ -38,7 +38,9 @@ from reacthuman.scenes.spec import (
     Family,
     FurnitureKind,
     ObjectRole,
+    Pin,
     Pose,
+    RoomType,
     SceneSpec,
     SpeedBand,
 )
@@ -100,11 +102,15 @@ MAX_SKIPPED_SHARE = 0.1
 
 @pytest.mark.slow  # a rate: 40 groups a family to measure it
 @pytest.mark.parametrize("groups", [40])
+# The default seeds and a block far from them: hanging_fall found a design for 39 of the
+# first 40 groups and for 31 of those from group 15000000 (a short wall clock that reached the
+# robot never did).
+@pytest.mark.parametrize("first", [0, 15000000], ids=["default", "far"])
 @pytest.mark.parametrize("family", list(Family), ids=lambda f: f.value)
-def test_generation_fails_rarely(family, groups):
+def test_generation_fails_rarely(family, groups, first):
     gravity = family in GRAVITY_PACED
     failures = 0
-    for group in range(groups):
+    for group in range(first, first + groups):
         try:
             generate_scene(family, group if gravity else 4 * group)
         except GenerationError:
@@ -649,6 +655,90 @@ def test_a_close_up_that_cannot_show_a_small_object_large_zooms_in_while_it_fram
     assert camera.fov_deg < 48.0  # narrower than any pose is drawn with
     narrower = camera.model_copy(update={"fov_deg": camera.fov_deg - ZOOM_STEP})
     assert camera.fov_deg - ZOOM_STEP < CLOSEUP_MIN_FOV or not frames_all(narrower, points)
+
+
+def test_the_close_up_zooms_in_on_a_stack_that_starts_to_tip_until_it_shows_it_move():
+    """A stack of cereal boxes nudged over its edge moves 2.5-3.5 cm in its window: from a
+    close-up that framed the whole stack, 6-8 px (stack_collapse-000009 and -000013 showed
+    7 and 9 px rendered, under the 10 px ``scenes validity`` asks for)."""
+    from reacthuman.scenes.cameras import shown_move_px
+
+    for seed in range(18):
+        spec = generate_scene("stack_collapse", seed)
+        t0, window = spec.timing.t0, spec.timing.window
+        move = (_at(spec.intended.path, t0), _at(spec.intended.path, t0 + window))
+        assert shown_move_px(spec.camera("closeup"), move) >= 12.0, spec.scene_id
+
+
+def test_the_close_up_is_chosen_for_what_a_tumbling_object_shows_end_on():
+    """Kitchen scissors (22 x 8 x 1.5 cm) thrown tumbling pointed at the close-up at the
+    freeze and showed 15 px (thrown_object-9000004): the close-up is chosen for their 8 cm
+    (seen end-on there they show 15.7 px of it, where the pose chosen for their length showed
+    13.3; seen any other way, more)."""
+    from reacthuman.scenes.cameras import shown_span_px
+    from reacthuman.scenes.catalogue import end_on_extent
+
+    spec = generate_scene("thrown_object", 9000004)
+    assert spec.hazard.catalogue_name == "kitchen_scissors"
+    point = _at(spec.intended.path, spec.timing.t0 + spec.timing.window)
+    assert end_on_extent(spec.hazard.shape) == pytest.approx(0.08)
+    assert shown_span_px(spec.camera("closeup"), point, 0.08) >= 15.0
+
+
+def test_every_scene_shows_its_hazard_to_the_head_camera_at_the_freeze(default_set):
+    """At least ``HEAD_AIM_PX`` across (of 640) where the hazard is at the freeze: an apple
+    thrown at 12 m/s is still 4.9 m off there and showed 7 px (thrown_object-000003)."""
+    from reacthuman.scenes.cameras import HEAD_AIM_PX, shown_span_px
+
+    _manifest, scenes = default_set
+    for scene in scenes:
+        spec = scene.spec
+        point = _at(spec.intended.path, spec.timing.t0 + spec.timing.window)
+        span = shown_span_px(spec.camera("egocentric"), point, longest_extent(spec.hazard.shape))
+        assert span >= HEAD_AIM_PX, (spec.scene_id, round(span, 1))
+
+
+@pytest.mark.parametrize(
+    "ball, too_far", [("tennis_ball", True), ("basketball", False)], ids=["tennis", "basketball"]
+)
+def test_a_design_whose_hazard_is_too_far_off_to_see_at_the_freeze_is_told_so(ball, too_far):
+    """A ball thrown flat at 12 m/s from 8.5 m, with the very fast band's margin left at the
+    freeze: 4.9 m off, a tennis ball spans 6 px of the head camera, a basketball 21."""
+    from reacthuman.scenes.families.base import Layout
+    from reacthuman.scenes.generate import Design
+    from reacthuman.scenes.kinematics import MotionPath
+
+    thrown = default_catalogue().get(ball)
+    obj = thrown.placed("hazard", ObjectRole.hazard, Pose(pos=(8.5, 0.0, 1.0)))
+    path = MotionPath()
+    for step in range(240):
+        t = step / 240.0
+        path.append(t, (8.5 - 12.0 * t, 0.0, 1.0), (-12.0, 0.0, 0.0))
+    layout = Layout(
+        furniture=[], objects=[obj], primary="hazard", path=path, event_origin=(8.5, 0.0, 1.0),
+        description="a ball thrown at the robot",
+    )  # fmt: skip
+    design = Design(SpeedBand.very_fast, layout, obj.mass_kg)
+    assert any("too far off to see" in p for p in design.problems()) is too_far
+    assert not any("too far off to see" in p for p in design.problems(sight=False))
+
+
+def test_thrown_groups_draw_what_the_head_camera_can_show_and_an_author_may_pin_the_rest():
+    small = {
+        name
+        for name in REGISTRY[Family.thrown_object].pool
+        if longest_extent(default_catalogue().get(name).shape) < 0.11
+    }
+    assert {"tennis_ball", "apple", "baseball"} <= small
+    drawn = {
+        generate_scene("thrown_object", 4 * group).hazard.catalogue_name for group in range(24)
+    }
+    assert not drawn & small and len(drawn) >= 6
+    pinned = generate_scene(
+        "thrown_object", 3, pin=Pin(object="tennis_ball", room=RoomType.playroom)
+    )
+    assert pinned.hazard.catalogue_name == "tennis_ball"
+    assert pinned.speed_band is SpeedBand.very_fast
 
 
 def test_the_close_up_sees_a_swinging_door_face_on_not_edge_on_at_the_freeze():

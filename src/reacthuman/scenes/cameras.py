@@ -108,8 +108,24 @@ CLOSEUP_CANDIDATES = 6  # framed close-up poses drawn, of which the one showing 
 # Of 640 px: the hazard's span a close-up aims to show at the freeze (a margin over the 16 px
 # that ``scenes.validity`` holds the rendered frames to).
 CLOSEUP_AIM_PX = 20.0
+# Of 640 px: how far the hazard aims to move across the close-up over its window, twice the
+# 10 px ``scenes.validity`` holds the best view to: rendered, a sliding ladder's move came to
+# 0.55-0.8 of its design's (the simulated slide starts a little behind the closed form's, and
+# the mask's centre moves less than its top), and at a design of 16 px one showed 9.
+CLOSEUP_MOVE_AIM_PX = 20.0
 CLOSEUP_MIN_FOV = 30.0  # degrees: a close-up zoomed in on a small object goes no narrower
 ZOOM_STEP = 2.0  # degrees
+# Of 640 px: the least span the head camera is designed to show the hazard at at the freeze,
+# seen at its widest field of view; ``scenes.validity`` holds the rendered frames to the same
+# 8 px, and rendered (a narrower draw, the mask's edge pixels) balls showed 0.6-1.2 px more.
+HEAD_AIM_PX = 8.0
+
+
+def head_span_px(point: Vec3, extent: float, eye_height: float, width: int = 640) -> float:
+    """About how many px of a ``width``-px head-camera frame an object ``extent`` m long spans
+    at ``point``, at the widest field of view the head camera is drawn with."""
+    distance = math.dist((EYE_FORWARD, 0.0, eye_height), point)
+    return extent / distance * (width / ASPECT / 2.0) / math.tan(math.radians(HEAD_FOV[1]) / 2.0)
 
 
 def shown_move_px(camera: Camera, move: tuple[Vec3, Vec3], width: int = 640) -> float:
@@ -204,20 +220,34 @@ def closeup(
             return min(shown_width_px(camera, hinge, end) for _, end in moves)
         return min(shown_span_px(camera, end, extent) for _, end in moves)
 
+    def move(camera: Camera) -> float:
+        return min(shown_move_px(camera, m) for m in moves)
+
     large = [camera for camera in framed if span(camera) >= CLOSEUP_AIM_PX]
     if large:
-        return max(large, key=lambda camera: min(shown_move_px(camera, m) for m in moves))
+        best = max(large, key=move)
+        if move(best) >= CLOSEUP_MOVE_AIM_PX or move(best) < 1.0:
+            # (A hazard still through its window, a chain's target, shows by what sets it
+            # going: zooming in on it would show no more.)
+            return best
+        # A slow start (a stack beginning to tip) moves a few cm in its window: zoom each in,
+        # the event's origin kept in frame with the hazard, until it shows the move.
+        kept = [*points, origin]
+        zoomed = (_zoomed(c, kept, lambda z: move(z) >= CLOSEUP_MOVE_AIM_PX) for c in large)
+        return max(zoomed, key=move)
     # None shows it that large (a small object whose window spans metres): zoom each in as far
     # as the points stay in frame, and keep the one that then shows it largest.
     return max((_zoomed(camera, points) for camera in framed), key=span)
 
 
-def _zoomed(camera: Camera, points: Sequence[Vec3]) -> Camera:
+def _zoomed(
+    camera: Camera, points: Sequence[Vec3], enough: Callable[[Camera], bool] = lambda _c: False
+) -> Camera:
     """``camera`` with the narrowest field of view, down to ``CLOSEUP_MIN_FOV``, in steps of
-    ``ZOOM_STEP``, that still frames ``points``."""
+    ``ZOOM_STEP``, that still frames ``points``, or the widest of those that is ``enough``."""
     best = camera
     fov = camera.fov_deg - ZOOM_STEP
-    while fov >= CLOSEUP_MIN_FOV:
+    while fov >= CLOSEUP_MIN_FOV and not enough(best):
         narrower = camera.model_copy(update={"fov_deg": round(fov, 3)})
         if not frames_all(narrower, points):
             break

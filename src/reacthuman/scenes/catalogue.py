@@ -120,6 +120,12 @@ def longest_extent(shape: Shape) -> float:
     return shape.size[0] if shape.kind is ShapeKind.sphere else max(shape.size)
 
 
+def end_on_extent(shape: Shape) -> float:
+    """The longest side an object shows seen end-on along its longest side (its middle side;
+    a ball's diameter): the least a tumbling object may show a camera at a given moment."""
+    return sorted(shape.size)[1]
+
+
 def is_large(shape: Shape) -> bool:
     """Whether an object of this shape is too large to be held in two hands."""
     return longest_extent(shape) > LARGE_EXTENT_M

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reacthuman.scenes.cameras import Bounds
-from reacthuman.scenes.geometry import IDENTITY_QUAT, Vec3, quat_from_yaw
+from reacthuman.scenes.geometry import IDENTITY_QUAT, Vec3, box_gap, quat_from_yaw, segment_hits_box
 from reacthuman.scenes.rng import SeededRng
 from reacthuman.scenes.spec import (
     FloorFinish,
@@ -37,6 +37,7 @@ Range = tuple[float, float]
 Rgb = tuple[float, float, float]
 
 ROBOT_CLEARANCE = 1.4  # m around the robot's feet: the room a dodge steps into
+_ORIGIN = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))  # the robot's feet, as a box
 PATH_CLEARANCE = 0.35  # m around the hazard's path and the event's pieces
 CAMERA_CLEARANCE = 0.3  # m around a camera
 SIGHT_CLEARANCE = 0.1  # m around a camera's line of sight to the hazard or the robot
@@ -183,34 +184,31 @@ def _against(
     x_min, x_max, y_min, y_max, ceiling = bounds
     if lift + height > ceiling - 0.05:
         return None
-    z = lift + height / 2.0
-    if wall in (0, 1):
-        free = (y_max - y_min) - length - 2 * CORNER
-        if free <= 0:
-            return None
-        y = y_min + CORNER + length / 2.0 + along * free
-        x = x_min + depth / 2.0 if wall == 0 else x_max - depth / 2.0
-        half = (depth / 2.0, length / 2.0)
-    else:
-        free = (x_max - x_min) - length - 2 * CORNER
-        if free <= 0:
-            return None
-        x = x_min + CORNER + length / 2.0 + along * free
-        y = y_min + depth / 2.0 if wall == 2 else y_max - depth / 2.0
-        half = (length / 2.0, depth / 2.0)
+    runs = 1 if wall in (0, 1) else 0  # the axis the wall runs along; the other is across it
+    low, high = (x_min, y_min), (x_max, y_max)
+    free = (high[runs] - low[runs]) - length - 2 * CORNER
+    if free <= 0:
+        return None
+    center, half = [0.0, 0.0], [0.0, 0.0]
+    center[runs] = low[runs] + CORNER + length / 2.0 + along * free
+    center[1 - runs] = (
+        low[1 - runs] + depth / 2.0 if wall in (0, 2) else high[1 - runs] - depth / 2.0
+    )
+    half[runs], half[1 - runs] = length / 2.0, depth / 2.0
+    x, y = center
     box = ((x - half[0], y - half[1], lift), (x + half[0], y + half[1], lift + height))
-    return (x, y, z), _WALL_YAW[wall], box
+    return (x, y, lift + height / 2.0), _WALL_YAW[wall], box
 
 
 def _clear(box: tuple[Vec3, Vec3], keep: Keep) -> bool:
     lo, hi = box
-    if _distance_xy(box, (0.0, 0.0, 0.0)) < ROBOT_CLEARANCE:
+    if box_gap(box, _ORIGIN, axes=2) < ROBOT_CLEARANCE:
         return False
     for point, radius in keep.points:
-        if _distance(box, point) < radius:
+        if box_gap(box, (point, point)) < radius:
             return False
     for other in keep.boxes:
-        if _gap(box, other) < PATH_CLEARANCE:
+        if box_gap(box, other) < PATH_CLEARANCE:
             return False
     grown = (
         tuple(c - SIGHT_CLEARANCE for c in lo),
@@ -219,36 +217,5 @@ def _clear(box: tuple[Vec3, Vec3], keep: Keep) -> bool:
     return not any(segment_hits_box(grown, a, b) for a, b in keep.sights)
 
 
-def _distance(box: tuple[Vec3, Vec3], p: Vec3) -> float:
-    lo, hi = box
-    return math.sqrt(sum(max(lo[i] - p[i], 0.0, p[i] - hi[i]) ** 2 for i in range(3)))
-
-
-def _distance_xy(box: tuple[Vec3, Vec3], p: Vec3) -> float:
-    lo, hi = box
-    return math.hypot(*(max(lo[i] - p[i], 0.0, p[i] - hi[i]) for i in range(2)))
-
-
-def _gap(a: tuple[Vec3, Vec3], b: tuple[Vec3, Vec3]) -> float:
-    """The distance between two boxes (0 where they touch or overlap)."""
-    return math.sqrt(sum(max(a[0][i] - b[1][i], 0.0, b[0][i] - a[1][i]) ** 2 for i in range(3)))
-
-
 def _overlap(a: tuple[Vec3, Vec3], b: tuple[Vec3, Vec3]) -> bool:
     return all(a[0][i] < b[1][i] and b[0][i] < a[1][i] for i in range(3))
-
-
-def segment_hits_box(box: tuple[Sequence[float], Sequence[float]], a: Vec3, b: Vec3) -> bool:
-    """Whether the segment from ``a`` to ``b`` passes through the box (slab test)."""
-    t0, t1 = 0.0, 1.0
-    for i in range(3):
-        d = b[i] - a[i]
-        if abs(d) < 1e-12:
-            if not box[0][i] <= a[i] <= box[1][i]:
-                return False
-            continue
-        ta, tb = (box[0][i] - a[i]) / d, (box[1][i] - a[i]) / d
-        t0, t1 = max(t0, min(ta, tb)), min(t1, max(ta, tb))
-        if t0 > t1:
-            return False
-    return True

@@ -160,3 +160,28 @@ def project(
         return None
     tan_v = math.tan(math.radians(fov_deg) / 2.0)
     return (dot(rel, right) / (depth * tan_v * aspect), dot(rel, true_up) / (depth * tan_v))
+
+
+Box = tuple[Sequence[float], Sequence[float]]  # axis-aligned: (lowest corner, highest corner)
+
+
+def box_gap(a: Box, b: Box, axes: int = 3) -> float:
+    """The distance between two axis-aligned boxes over their first ``axes`` axes (0 where
+    they touch or overlap; a point is a box with both corners at it)."""
+    return math.sqrt(sum(max(a[0][i] - b[1][i], 0.0, b[0][i] - a[1][i]) ** 2 for i in range(axes)))
+
+
+def segment_hits_box(box: Box, a: Sequence[float], b: Sequence[float]) -> bool:
+    """Whether the segment from ``a`` to ``b`` passes through the box (slab test)."""
+    t0, t1 = 0.0, 1.0
+    for i in range(3):
+        d = b[i] - a[i]
+        if abs(d) < 1e-12:
+            if not box[0][i] <= a[i] <= box[1][i]:
+                return False
+            continue
+        ta, tb = (box[0][i] - a[i]) / d, (box[1][i] - a[i]) / d
+        t0, t1 = max(t0, min(ta, tb)), min(t1, max(ta, tb))
+        if t0 > t1:
+            return False
+    return True

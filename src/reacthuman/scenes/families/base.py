@@ -217,6 +217,9 @@ class FamilySampler:
     # True where a dodge group may draw a harmless object because the event makes it a
     # dodge (chain_reaction: a heavy striker that rolls on into reach after the strike).
     dodge_by_event: bool = False
+    # m: the least longest extent of a pool object a generated group draws (where the
+    # family's fastest band leaves a smaller one too far off at the freeze to see).
+    min_drawn_extent: float = 0.0
 
     @property
     def shows_mass(self) -> bool:

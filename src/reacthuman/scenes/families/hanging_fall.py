@@ -41,7 +41,13 @@ LEDGE_HEIGHT = (1.85, 1.95)  # m: its top edge starts above the reach zone (2.0 
 DROP = (0.06, 0.12)  # m: how far it falls onto the shelf when the hook lets go
 SHELF_GAP = (0.01, 0.03)  # m: the shelf is this much deeper than the fixture is thick
 BOARD = 0.03  # m: the shelf board's thickness
-SHORT = 0.45  # m: a fixture shorter than this stands higher by the difference
+# A fixture shorter than SHORT m stands higher by RAISE times the difference. Raised by the
+# difference alone, no 30 cm wall clock that reached the robot left the decision moment its
+# time (0.43-0.59 s of the 0.62 designed for): 16 of 120 groups past the default seeds found
+# no design, none of 120 now. (Every fixture under 0.7 m raised by the difference did as well,
+# but then the oracle's dodges of picture frames falling from higher were struck.)
+SHORT = 0.45
+RAISE = 2.5
 
 
 def _comes_down_through(points: list[tuple[float, float]], z: float) -> float:
@@ -57,7 +63,7 @@ def build(ctx: SampleContext) -> Layout:
     far = ctx.out_of_reach
     thickness, width, height = ctx.hazard.shape.size
     # A short fixture tips off faster: it stands higher, so it falls longer before it reaches.
-    ledge_z = rng.uniform(*LEDGE_HEIGHT) + max(0.0, SHORT - height)
+    ledge_z = rng.uniform(*LEDGE_HEIGHT) + RAISE * max(0.0, SHORT - height)
     meet = rng.uniform(*HANDS_MEET_AHEAD)
     meet_z = rng.uniform(*HANDS_MEET_HEIGHT)
     far_wall = rng.uniform(2.9, 3.3)

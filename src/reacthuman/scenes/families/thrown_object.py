@@ -148,6 +148,11 @@ SAMPLER = register(
         ),
         rooms=(RoomType.living_room, RoomType.garage, RoomType.playroom, RoomType.hallway),
         build=build,
+        # At the very fast band's freeze a throw is still 4.3-4.9 m off (12 m/s, with the
+        # band's margin left), where the head camera shows a tennis ball, baseball, apple,
+        # orange, bouncy ball, toy block or mug 4-8 px across: a generated group draws from
+        # what it can show (``Design.head_span_px``). An authored scene stages what it names.
+        min_drawn_extent=0.11,
         room_heights=(3.3, 3.6),  # the slow band's lob from 4 m rises to about 3 m
         # A very fast throw (9.3 m/s and more) strikes the hands: a dodge whatever is thrown.
         speed_decides_label=True,
