@@ -173,8 +173,9 @@ def closeup(
     ``CLOSEUP_CANDIDATES`` framed ones that shows the hazard (``extent`` m long) at least
     ``CLOSEUP_AIM_PX`` across at the window's end, if any does, and of those the one that
     shows the smallest of the moves largest: a toppling piece tips toward the robot, and a
-    camera on that line sees it only grow. If none shows it that large, the one that shows it
-    largest. With ``hinge`` (a point on a door's vertical hinge axis, at the hazard point's
+    camera on that line sees it only grow; zoomed in until it shows that move at
+    ``CLOSEUP_MOVE_AIM_PX`` where it shows less. If none shows it that large, the one that
+    shows it largest. With ``hinge`` (a point on a door's vertical hinge axis, at the hazard point's
     height) the hazard's span is the width it shows from there to the hazard point: a door
     seen edge-on is a sliver, however wide it is."""
     toward_observer = normalize((-origin[0], -origin[1], 0.0))
