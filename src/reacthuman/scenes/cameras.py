@@ -175,9 +175,9 @@ def closeup(
     shows the smallest of the moves largest: a toppling piece tips toward the robot, and a
     camera on that line sees it only grow; zoomed in until it shows that move at
     ``CLOSEUP_MOVE_AIM_PX`` where it shows less. If none shows it that large, the one that
-    shows it largest. With ``hinge`` (a point on a door's vertical hinge axis, at the hazard point's
-    height) the hazard's span is the width it shows from there to the hazard point: a door
-    seen edge-on is a sliver, however wide it is."""
+    shows it largest. With ``hinge`` (a point on a door's vertical hinge axis, at the hazard
+    point's height) the hazard's span is the width it shows from there to the hazard point: a
+    door seen edge-on is a sliver, however wide it is."""
     toward_observer = normalize((-origin[0], -origin[1], 0.0))
     target = centroid([origin, *points])
 

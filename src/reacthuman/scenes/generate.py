@@ -362,7 +362,7 @@ class Design:
         the hazard point at the freeze, if one does (a ball on a landing above eye height:
         at most its top would show). The G1's eye is 1.2 m up: what a person would see over,
         it may not."""
-        primary = next(o for o in self.layout.objects if o.id == self.layout.primary)
+        primary = self.layout.hazard
         x, y, z = self.layout.path.at(self.window).pos
         point = (x, y, z + SIGHT_SHARE * longest_extent(primary.shape) / 2.0)
         eye = (0.0, 0.0, EYE_HEIGHT)
@@ -378,7 +378,7 @@ class Design:
     def head_span_px(self) -> float:
         """About how many px across the robot's head camera shows the hazard at the freeze (a
         ball thrown at 12 m/s is still 5 m off: a 7 cm one shows 6 px)."""
-        primary = next(o for o in self.layout.objects if o.id == self.layout.primary)
+        primary = self.layout.hazard
         point = self.layout.path.at(self.window).pos
         return head_span_px(point, longest_extent(primary.shape), EYE_HEIGHT)
 
@@ -429,7 +429,7 @@ def design_problems(
     label the group is meant to have (``side``; a catch group's faster bands may be dodges
     where the family lets speed decide). ``sight``: see ``Design.problems``."""
     problems = [p for d in designs for p in d.problems(sight)]
-    hazard = next(o for o in designs[0].layout.objects if o.id == designs[0].layout.primary)
+    hazard = designs[0].layout.hazard
     labels = [d.label(hazard) for d in designs]
     if len(set(labels)) > 1 and not sampler.speed_decides_label:
         problems.append("the label changes with the speed band: " + ", ".join(sorted(set(labels))))
@@ -553,7 +553,7 @@ def _attempts(
                 ctx, layout = _layout(sampler, group, band, rate, catalogue, attempt, pin)
                 if max(p[2] for p in _extent_points(layout)) > ctx.room_height:
                     raise FamilyError("a piece of the scene would reach through the ceiling")
-                hazard = next(o for o in layout.objects if o.id == layout.primary)
+                hazard = layout.hazard
                 contexts.append(ctx)
                 designs.append(Design(band, layout, hazard.mass_kg))
         except FamilyError as exc:  # this draw cannot be built (a ramp too high, a lob too
@@ -787,7 +787,7 @@ def _keep_clear(designs: Sequence[Design], cameras: Sequence[Camera]) -> Keep:
     targets: list[Vec3] = [(0.0, 0.0, 0.6), (0.0, 0.0, 1.2)]  # the robot
     for design in designs:
         layout = design.layout
-        primary = next(o for o in layout.objects if o.id == layout.primary)
+        primary = layout.hazard
         reach = PATH_CLEARANCE + longest_extent(primary.shape) / 2.0
         points += [(s.pos, reach) for s in layout.path.samples]
         for path in layout.other_paths.values():
@@ -840,7 +840,7 @@ def _assemble(
             frame.moves,
             # As small as it may show at the freeze: a pair of scissors tumbling in flight
             # pointed at the close-up there and showed 15 px of its 22 cm.
-            end_on_extent(next(o for o in layout.objects if o.id == layout.primary).shape),
+            end_on_extent(layout.hazard.shape),
             layout.hinge,
         ),
         overhead(stage, layout.event_origin, bounds, frame.observed + frame.arrivals),
@@ -866,7 +866,7 @@ def _assemble(
     )
     samples = layout.path.samples
     arrival = design.arrival
-    hazard = next(o for o in layout.objects if o.id == layout.primary)
+    hazard = layout.hazard
     stride = round(1.0 / (PATH_RATE * (samples[1].t - samples[0].t)))
     intended = IntendedMotion(
         path=[PathPoint(t=_r(s.t), pos=tf.point(s.pos)) for s in samples[::stride]],

@@ -108,6 +108,11 @@ class Layout:
     # test simulates, scenes.twin): the design must part the two plainly in the window.
     twin_path: MotionPath | None = None
 
+    @property
+    def hazard(self) -> SceneObject:
+        """The primary hazard (``SceneSpec.hazard`` of the scene it becomes)."""
+        return next(o for o in self.objects if o.id == self.primary)
+
 
 @dataclass
 class SampleContext:
