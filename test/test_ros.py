@@ -199,6 +199,44 @@ def test_the_launch_file_builds_where_ros2_launch_is_installed():
         module.start_nodes(context)
 
 
+def nodes(actions: list) -> list:
+    return [a for a in actions if type(a).__name__ == "Node"]
+
+
+def hardware_launch():
+    """launch/hardware.launch.py as a module: its node table reads without ROS 2 launch."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "hardware_launch", ROOT / "launch/hardware.launch.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def defaults(module, **changes: str) -> dict:
+    configurations = {name: default for name, (default, *_rest) in module.ARGUMENTS.items()}
+    return module.typed_arguments({**configurations, **changes})
+
+
+def test_the_hardware_launch_puts_ros_on_a_dds_domain_apart_from_unitrees(monkeypatch):
+    """ROS 2 and Unitree's interface on one domain: every ROS participant's start printed
+    62-222 lines of "ddsi_xt_type_add_typeobj with invalid type object"."""
+    module = hardware_launch()
+    monkeypatch.delenv("ROS_DOMAIN_ID", raising=False)
+    specs = module.node_specs(defaults(module))
+    assert {env["ROS_DOMAIN_ID"] for _exe, _params, env in specs} == {"1"}
+    assert {params["dds_domain"] for exe, params, _env in specs if "dds_domain" in params} == {0}
+    monkeypatch.setenv("ROS_DOMAIN_ID", "7")  # the user's own is kept
+    assert module.node_specs(defaults(module))[0][2]["ROS_DOMAIN_ID"] == "7"
+    monkeypatch.setenv("ROS_DOMAIN_ID", "0")  # but never Unitree's by default
+    assert module.node_specs(defaults(module))[0][2]["ROS_DOMAIN_ID"] == "1"
+    assert module.node_specs(defaults(module, ros_domain="4"))[1][2]["ROS_DOMAIN_ID"] == "4"
+    with pytest.raises(ValueError, match="ros_domain:='x' is not an int"):
+        module.node_specs(defaults(module, ros_domain="x"))
+
+
 def test_the_hardware_launch_file_starts_the_guard_disarmed_the_spine_on_the_g1_and_the_brain():
     launch = pytest.importorskip("launch")
     if not hasattr(launch, "LaunchDescription"):
@@ -218,7 +256,7 @@ def test_the_hardware_launch_file_starts_the_guard_disarmed_the_spine_on_the_g1_
         if isinstance(action, launch.actions.DeclareLaunchArgument):
             context.launch_configurations[action.name] = action.default_value[0].text
     context.launch_configurations["network_interface"] = "enp3s0"
-    guard, spine, recorder, brain = module.start_nodes(context)
+    guard, spine, recorder, brain = nodes(module.start_nodes(context))
     (guard_values,) = evaluate_parameters(context, guard._Node__parameters)
     (spine_values,) = evaluate_parameters(context, spine._Node__parameters)
     (recorder_values,) = evaluate_parameters(context, recorder._Node__parameters)
@@ -230,7 +268,7 @@ def test_the_hardware_launch_file_starts_the_guard_disarmed_the_spine_on_the_g1_
     assert brain_values["brain"] == "heuristic" and brain_values["use_sim_time"] is False
     assert recorder_values["plan_timeout"] > brain_values["brain_timeout"]
     context.launch_configurations["brain"] = "none"
-    assert len(module.start_nodes(context)) == 2
+    assert len(nodes(module.start_nodes(context))) == 2
     context.launch_configurations["brain"] = "oracle"
     with pytest.raises(ValueError, match="brain:=oracle: .* ground truth"):
         module.start_nodes(context)

@@ -4,16 +4,15 @@ DDS on loopback, the guard's rules and the spine's pacing on a robot's LowState 
 from __future__ import annotations
 
 import contextlib
-import random
 import threading
 import time
 
 import fastcrc
 import numpy as np
 import pytest
+from g1_messages import Clock, command, fresh_channel, standing_state
 
 from reacthuman.brain.plan import Keyframe, ReactionPlan
-from reacthuman.ros.graph import DOMAIN_IDS, choose_domain
 from reacthuman.spine.controller import make_controller
 from reacthuman.spine.g1 import DEFAULT_POSE
 from reacthuman.unitree import crc
@@ -32,7 +31,6 @@ from reacthuman.unitree.messages import (
     LowCmd_,
     LowState_,
     MalformedMessage,
-    MotorState_,
     answered_tick,
     joint_state_of,
 )
@@ -105,13 +103,6 @@ def test_a_message_that_does_not_fit_unitrees_layout_is_named():
 # --- DDS on loopback -----------------------------------------------------------------------
 
 
-def fresh_channel() -> Channel:
-    """A channel on a free DDS domain of the tests' range, on loopback."""
-    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
-    random.shuffle(ids)
-    return Channel(choose_domain(ids), "lo")
-
-
 @pytest.fixture(scope="module")
 def channel() -> Channel:
     return fresh_channel()
@@ -146,25 +137,6 @@ def test_a_sealed_lowcmd_arrives_over_dds_intact(channel):
 
 
 # --- what a robot takes -------------------------------------------------------------------
-
-
-def standing_state(tick: int = 0, mode_machine: int = BRIDGE_MODE_MACHINE) -> LowState_:
-    msg = LowState_(mode_machine=mode_machine, tick=tick)
-    msg.motor_state = [MotorState_(mode=1, q=DEFAULT_POSE[n]) for n in G1_MOTOR_ORDER] + [
-        MotorState_() for _ in range(6)
-    ]
-    return crc.seal(msg)
-
-
-def command(tick: int, targets: dict[str, float] | None = None, mode_machine: int = 5) -> LowCmd_:
-    msg = LowCmd_(mode_machine=mode_machine)
-    for slot, name in enumerate(G1_MOTOR_ORDER):
-        m = msg.motor_cmd[slot]
-        m.mode, m.q, m.kp, m.kd = 1, DEFAULT_POSE[name], 40.0, 2.0
-        if targets and name in targets:
-            m.q = targets[name]
-    msg.reserve = [tick, 0, 0, 0]
-    return crc.seal(msg)
 
 
 def test_the_robot_drops_a_command_with_a_bad_crc_or_another_machine_mode():
@@ -205,14 +177,6 @@ def test_a_malformed_lowstate_is_named_never_used():
 # --- the guard -----------------------------------------------------------------------------
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture()
 def guard() -> tuple[Guard, Clock]:
     clock = Clock()
@@ -220,8 +184,11 @@ def guard() -> tuple[Guard, Clock]:
 
 
 def armed(guard: Guard, clock: Clock) -> Guard:
+    """Armed on tick 0 by a spine that waits to be armed, its answer forwarded."""
     guard.on_state(standing_state(0))
+    guard.on_command(command(0, ready=True))
     assert guard.arm().startswith("armed")
+    assert not is_damping(guard.poll())
     return guard
 
 
@@ -246,12 +213,14 @@ def test_arming_on_a_stale_state_counts_the_spines_deadline_from_arming(guard):
     100 ms were counted from that state's arrival: damping at once."""
     g, clock = guard
     g.on_state(standing_state(0))
+    g.on_command(command(0, ready=True))  # the spine answers an earlier state
+    g.on_state(standing_state(20))
     clock.now += 0.09  # the robot's last state reached the guard 90 ms ago
     assert g.arm().startswith("armed")
     clock.now += 0.05
-    g.on_state(standing_state(0))  # the robot reports again: a repeat, the same tick
+    g.on_state(standing_state(20))  # the robot reports again: a repeat, the same tick
     assert g.poll() is None and g.mode is Mode.ARMED  # 50 ms since arming: still waiting
-    g.on_command(command(0))
+    g.on_command(command(20))
     out = g.poll()
     assert out is not None and not is_damping(out)
 
@@ -269,7 +238,7 @@ def test_a_disarmed_guard_sends_nothing_and_will_not_arm_without_the_robot(guard
 def test_arming_forwards_the_spines_answer_to_the_state_the_robot_is_in(guard):
     g, clock = guard
     g.on_state(standing_state(0))
-    g.on_command(command(0))  # answered while disarmed: not sent
+    g.on_command(command(0, ready=True))  # answered while disarmed: not sent
     assert g.poll() is None
     g.arm()
     out = g.poll()
@@ -308,10 +277,13 @@ def test_a_target_clipped_to_its_range_end_passes_in_float32(guard):
     state = standing_state(0)
     state.motor_state[slot].q = 2.61  # the arm turned almost to its stop
     g.on_state(crc.seal(state))
+    g.on_command(command(0, ready=True))
     g.arm()
+    g.poll()
     end = float(np.float32(G1_JOINT_LIMITS[name][1]))  # as DDS carries it: 2.61800003
     assert end > G1_JOINT_LIMITS[name][1]
-    g.on_command(command(0, {name: end}))
+    g.on_state(crc.seal(LowState_(**{**state.__dict__, "tick": 20})))
+    g.on_command(command(20, {name: end}))
     assert g.refused == 0, g.events
 
 
@@ -337,8 +309,6 @@ def test_a_jump_becomes_a_ramp_limited_in_speed_and_torque(guard):
 def test_a_silent_spine_brings_latched_damping_within_the_command_timeout(guard):
     g, clock = guard
     armed(g, clock)
-    g.on_command(command(0))
-    assert not is_damping(g.poll())
     g.on_state(standing_state(20))
     clock.now += 0.05
     g.on_state(standing_state(20))  # a repeat of the same tick changes nothing
@@ -353,6 +323,8 @@ def test_a_silent_spine_brings_latched_damping_within_the_command_timeout(guard)
     g.on_command(command(20))  # the spine is back: damping holds until armed again
     assert is_damping(g.poll())
     g.on_state(standing_state(40))
+    assert g.arm().startswith("arming refused: the spine does not say it waits")
+    g.on_command(command(40, ready=True))  # it saw the damping: holds, and waits
     g.arm()
     assert g.mode is Mode.ARMED
 

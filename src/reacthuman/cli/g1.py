@@ -51,7 +51,7 @@ def add_parser(commands: Any) -> None:
     guard.add_argument(
         "--arm",
         action="store_true",
-        help="arm as soon as the robot reports and the spine commands (for a simulated G1; on "
+        help="arm as soon as the robot reports and the spine waits to be armed (a simulated G1; on "
         "a robot arm by hand: ros2 service call /g1_guard/arm std_srvs/srv/Trigger)",
     )
     guard.add_argument(

@@ -73,6 +73,19 @@ class ReactNode(Node):
     def param(self, name: str) -> Any:
         return self.get_parameter(name).value
 
+    def warn_if_sharing(self, unitree_domain: int) -> None:
+        """Say so when Unitree's interface shares this ROS graph's DDS domain: it works, but
+        Cyclone DDS prints "ddsi_xt_type_add_typeobj with invalid type object" for every ROS
+        participant that starts (62-222 lines each); hardware.launch.py keeps them apart."""
+        ros = self.context.get_domain_id()
+        if ros == unitree_domain:
+            self.get_logger().warning(
+                f"Unitree's interface is on DDS domain {unitree_domain}, this ROS graph's too: "
+                "Cyclone DDS will print type errors for every ROS participant; export "
+                f"ROS_DOMAIN_ID={(unitree_domain + 1) % 233} (and in the shell calling the "
+                "services) to keep them apart"
+            )
+
     def parse(self, model: type[M], msg: String, topic: str) -> M | None:
         """A JSON message as ``model``; None, with the reason in this node's log, when it is
         not one (a callback then drops it: one bad message never stops a node)."""

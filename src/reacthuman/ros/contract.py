@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 
 from reacthuman.brain.client import Decision
@@ -269,6 +269,11 @@ class FreezeMessage(Envelope):
 
 class PlanMessage(Envelope):
     decision: Decision
+    # On a robot (spine_node backend:=g1): the robot tick (ms) from which the plan runs, at
+    # the first LowState answered at or after it; None, the next one. A brain leaves it None
+    # (a plan starts as it arrives); a script names a tick, so that a run against a
+    # lock-stepped simulated G1 is the same on a busy host as on a quiet one.
+    start_tick: int | None = Field(default=None, ge=0, le=0xFFFFFFFF)
 
 
 class Phase(Envelope):

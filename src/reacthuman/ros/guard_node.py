@@ -3,10 +3,11 @@
 It runs ``unitree.guard.Guard`` on Unitree's DDS interface: the robot's ``rt/lowstate`` and
 the spine's ``rt/reacthuman/spine_lowcmd`` in, checked commands or damping out, from a loop
 at the robot's 500 Hz in a thread of its own (the ROS executor only serves the services).
-Services (``std_srvs/Trigger``): ``~/arm`` (arms once the robot reports and the spine
-commands), ``~/estop`` (damping, latched until armed again). Parameter ``arm: true`` arms as
-soon as both are there, for a simulated G1; on a robot, arm by hand with the robot on its
-gantry (docs/physical-g1.md). SIGINT or SIGTERM: damping for ``EXIT_DAMPING`` s, then exit.
+Services (``std_srvs/Trigger``): ``~/arm`` (arms once the robot reports and the spine waits
+to be armed, holding the robot's posture), ``~/estop`` (damping, latched until armed again).
+Parameter ``arm: true`` arms as soon as both are there, for a simulated G1; on a robot, arm
+by hand with the robot on its gantry (docs/physical-g1.md). SIGINT or SIGTERM: damping for
+``EXIT_DAMPING`` s, then exit.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ class GuardNode(ReactNode):
         self.arm_when_ready = bool(self.param("arm"))
         self.channel = Channel(int(self.param("dds_domain")), str(self.param("network_interface")))
         self.writer = self.channel.writer(LOWCMD_TOPIC, LowCmd_)
+        self.warn_if_sharing(self.channel.domain)
         self.readers = [
             self.channel.reader(LOWSTATE_TOPIC, LowState_, self.guard.on_state),
             self.channel.reader(SPINE_LOWCMD_TOPIC, LowCmd_, self.guard.on_command),
@@ -79,9 +81,6 @@ class GuardNode(ReactNode):
         )
 
     def _arm(self, _request: Any, response: Any) -> Any:
-        if not self.guard.spine_answering():
-            response.success, response.message = False, "arming refused: the spine is silent"
-            return response
         text = self.guard.arm()
         response.success, response.message = self.guard.mode is g.Mode.ARMED, text
         return response
@@ -98,7 +97,7 @@ class GuardNode(ReactNode):
                 self.arm_when_ready
                 and self.guard.mode is g.Mode.DISARMED
                 and self.guard.reporting()
-                and self.guard.spine_answering()
+                and self.guard.spine_not_ready() is None
             ) and self.guard.arm().startswith("armed"):
                 self.arm_when_ready = False
             out = self.guard.poll()

@@ -92,6 +92,7 @@ class SpineNode(ReactNode):
         brain (``unitree.robot_spine``); nothing of the simulator's lock step."""
         from reacthuman.unitree.channel import Channel
         from reacthuman.unitree.messages import (
+            LOWCMD_TOPIC,
             LOWSTATE_TOPIC,
             SPINE_LOWCMD_TOPIC,
             LowCmd_,
@@ -108,6 +109,7 @@ class SpineNode(ReactNode):
         self.walking = None
         channel = Channel(int(self.param("dds_domain")), str(self.param("network_interface")))
         writer = channel.writer(SPINE_LOWCMD_TOPIC, LowCmd_)
+        self.warn_if_sharing(channel.domain)
         start_on = str(self.param("start_on"))
         if start_on not in ("plan", "execute"):
             raise ValueError(f"spine_node start_on {start_on!r}: expected plan or execute")
@@ -117,11 +119,12 @@ class SpineNode(ReactNode):
             log=lambda text: self.get_logger().info(text),
             soft_start=float(self.param("soft_start")),
             hold=start_on == "execute",
-            guard_armed=False,  # until the guard says so (GUARD_MODE)
+            guard_armed=False,  # until the guard forwards its commands (rt/lowcmd)
         )
-        self.create_subscription(String, c.GUARD_MODE, self._on_guard_mode, c.LATCHED)
         self.channel = channel
         self.reader = channel.reader(LOWSTATE_TOPIC, LowState_, self._on_lowstate)
+        # What the robot obeys, on the robot's clock: arming and damping as they happen.
+        self.guard_reader = channel.reader(LOWCMD_TOPIC, LowCmd_, self.hardware.on_guard_output)
         if start_on == "plan":  # only plans made from now on: a restart replays none
             self.create_subscription(String, c.PLAN, self._on_plan, c.FRESH)
         else:
@@ -139,11 +142,9 @@ class SpineNode(ReactNode):
         if why is not None:
             self.get_logger().warning(f"plan of episode {plan.episode} dropped: {why}")
             return
-        self.hardware.execute(plan.decision.plan)
-        self.get_logger().info(f"executing the plan of episode {plan.episode}")
-
-    def _on_guard_mode(self, msg: String) -> None:
-        self.hardware.set_guard_armed(msg.data == "armed")
+        self.hardware.execute(plan.decision.plan, not_before=plan.start_tick)
+        at = "" if plan.start_tick is None else f" from robot tick {plan.start_tick}"
+        self.get_logger().info(f"executing the plan of episode {plan.episode}{at}")
 
     def _on_simulated_execute(self, msg: String) -> None:
         execute = self.parse(c.ExecuteMessage, msg, c.EXECUTE)

@@ -35,6 +35,12 @@ SPINE_LOWCMD_TOPIC = "rt/reacthuman/spine_lowcmd"
 # step (``unitree.bridge``) waits for the command of its tick. Unitree's examples leave the
 # reserve words zero and the robot's firmware gives them no meaning; the CRC covers them.
 ANSWERS_TICK = 0
+# reserve[1] of the spine's LowCmd_: ``ARMABLE`` while the spine waits to be armed, holding
+# the posture it measures (or, with no soft start, standing under its controller); 0 once it
+# has seen the guard forward its commands on rt/lowcmd. The guard arms only on such a command,
+# so it never arms on a spine that has not started or is still running a soft start of old.
+SPINE_WORD = 1
+ARMABLE = 1
 GRAVITY = 9.81
 
 
@@ -121,13 +127,14 @@ class MalformedMessage(ValueError):
     """A LowState_ or LowCmd_ that cannot be trusted (sizes, non-finite values, CRC)."""
 
 
-def lowcmd_from_fields(fields: LowCmdFields, answers_tick: int = 0) -> LowCmd_:
-    """A LowCmd_ with ``fields`` (CRC not yet set: ``unitree.crc.seal``)."""
+def lowcmd_from_fields(fields: LowCmdFields, answers_tick: int = 0, spine_word: int = 0) -> LowCmd_:
+    """A LowCmd_ with ``fields`` (CRC not yet set: ``unitree.crc.seal``), answering
+    ``answers_tick``, with the spine's word (``ARMABLE`` or 0) in ``reserve[SPINE_WORD]``."""
     msg = LowCmd_(mode_pr=fields.mode_pr, mode_machine=fields.mode_machine)
     msg.motor_cmd = [
         MotorCmd_(mode=m.mode, q=m.q, dq=m.dq, tau=m.tau, kp=m.kp, kd=m.kd) for m in fields.motors
     ]
-    msg.reserve = [answers_tick & 0xFFFFFFFF, 0, 0, 0]
+    msg.reserve = [answers_tick & 0xFFFFFFFF, spine_word, 0, 0]
     return msg
 
 
@@ -144,6 +151,11 @@ def fields_of_lowcmd(msg: LowCmd_) -> LowCmdFields:
 
 def answered_tick(msg: LowCmd_) -> int:
     return int(msg.reserve[ANSWERS_TICK]) if len(msg.reserve) == 4 else 0
+
+
+def armable(msg: LowCmd_) -> bool:
+    """Whether the spine that sent ``msg`` waits to be armed (``ARMABLE``)."""
+    return len(msg.reserve) == 4 and msg.reserve[SPINE_WORD] == ARMABLE
 
 
 def lowstate_of(state: JointState, tick_ms: int, mode_machine: int) -> LowState_:
