@@ -181,7 +181,7 @@ def test_author_a_scenario_gives_validated_seed_deterministic_scenes(tmp_path):
     files = sorted(
         p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file()
     )
-    assert len(files) == 2 * 20 + 2  # spec and metadata of each, set.json, authored.json
+    assert len(files) == 2 * 20 + 3  # spec and metadata of each, set.json, authored.json, marker
     for name in files:  # byte-identical from another process
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
     _manifest, scenes = read_set(tmp_path / "a")  # every spec and metadata checked

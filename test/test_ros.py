@@ -418,14 +418,15 @@ def test_bench_names_a_damaged_store_in_its_run_folder_before_any_work(tmp_path,
     # Was: a traceback ending "'ScorerNode' object has no attribute 'results'".
     from helpers import run_cli
 
-    run = tmp_path / "run"
-    run.mkdir()
+    from reacthuman.out_folder import MARKER_FILE, mark
+
+    run = mark(tmp_path / "run", "bench")  # a bench's own run (another's is refused as such)
     (run / name).write_bytes(b"\x00garbage" * 500)
     done = run_cli("bench", "--out", str(run))
     assert done.returncode == 1
     assert f"reacthuman: error: --out {run}: {run / name}: cannot be opened" in done.stderr
     assert "move it aside" in done.stderr and "Traceback" not in done.stderr
-    assert sorted(p.name for p in run.iterdir()) == [name]  # nothing else written
+    assert sorted(p.name for p in run.iterdir()) == sorted([MARKER_FILE, name])  # nothing new
 
 
 @pytest.mark.parametrize("frame", ["", "base_link", "odd"])

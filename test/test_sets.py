@@ -93,7 +93,7 @@ def test_existing_set_is_replaced_but_other_folders_are_never_overwritten(tmp_pa
     precious = tmp_path / "precious"
     precious.mkdir()
     (precious / "thesis.tex").write_text("do not lose me")
-    with pytest.raises(SetError, match="refusing to overwrite"):
+    with pytest.raises(SetError, match="not empty and not a scene set"):
         write_set(precious, manifest, scenes)
     assert (precious / "thesis.tex").read_text() == "do not lose me"
     assert sorted(os.listdir(tmp_path)) == ["out", "precious"]  # no temporary leftovers

@@ -18,6 +18,7 @@ from typing import Any
 
 from reacthuman.brain.run import Brain
 from reacthuman.episode_host import EPISODES_PER_PROCESS, episode_host
+from reacthuman.out_folder import write_text
 from reacthuman.run_folder import (
     TIMINGS_FILE,
     episode_folder,
@@ -85,13 +86,13 @@ def run_direct(
             try:
                 started = time.perf_counter()
                 folders = [episode_folder(run, brain.name, spec.scene_id) for brain in todo]
-                write_observations(folders, staged.observation, staged.frames)
+                write_observations(folders, staged.observation, staged.frames, run)
                 decisions = deciding.decide_all(
                     todo, staged.observation, folders, timeout, staged.truth
                 )
                 timing["decide"] = time.perf_counter() - started  # the scene's brains at once
                 for folder, decision in zip(folders, decisions, strict=True):
-                    write_decision(folder, decision)
+                    write_decision(folder, decision, run)
                 # The plans side by side, a batch of environments at a time; with videos
                 # one after another (a scene renders its environment 0 only).
                 batch = 1 if videos else MAX_ENVS
@@ -110,8 +111,8 @@ def run_direct(
                     ):
                         scoring = time.perf_counter()
                         folder = folders[first + offset]
-                        (folder / "outcome.json").write_text(
-                            outcome.model_dump_json(indent=2) + "\n"
+                        write_text(
+                            run, folder / "outcome.json", outcome.model_dump_json(indent=2) + "\n"
                         )
                         row = score_row(decision, staged.truth, spec, outcome)
                         results.put(row)

@@ -87,3 +87,23 @@ def check_writable(db: sqlite3.Connection, path: Path, table: str) -> None:
             db.execute(f"DELETE FROM {table} WHERE 0")
         finally:
             db.execute("ROLLBACK")
+
+
+def has_table(path: Path, table: str) -> bool:
+    """Whether ``path`` is a SQLite file holding ``table``, read without writing anything
+    (an empty or foreign file is not turned into a database by asking)."""
+    if path.is_symlink() or not path.is_file() or path.stat().st_size == 0:
+        return False
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        found = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        ).fetchone()
+    except sqlite3.Error:
+        return False
+    finally:
+        db.close()
+    return found is not None

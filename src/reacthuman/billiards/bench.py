@@ -26,6 +26,7 @@ from reacthuman.billiards.scoring import (
     grade,
     s_total,
 )
+from reacthuman.out_folder import clear_of_links
 from reacthuman.scoring.aggregate import Stat, stat
 
 
@@ -278,8 +279,9 @@ def write_run(
 ) -> Path:
     """The run folder: every table (its image and answers; with ``videos``, its roll-out as
     MP4), the first table of each horizon with its balls' exact paths, every result, the
-    report."""
-    (out / "tables").mkdir(parents=True, exist_ok=True)
+    report. Nothing in ``out`` may be a symbolic link: no write lands outside it."""
+    clear_of_links(out, out / "tables")
+    clear_of_links(out, out)
     with (out / "tables.jsonl").open("w") as handle:
         for scene, answers in drawn:
             handle.write(

@@ -28,6 +28,7 @@ from reacthuman.brain.store import ResponseStore, decision_key, observation_hash
 from reacthuman.documents import first_problem
 from reacthuman.layout import GROUND_TRUTH_FILE, OBSERVATION_FILE, brain_folder
 from reacthuman.observation import Observation
+from reacthuman.out_folder import write_text
 from reacthuman.scenes.truth import GroundTruth
 
 
@@ -315,11 +316,12 @@ def write_outcome(outcome: Outcome, out: Path, root: Path) -> Path:
         else Path(outcome.decision.scene_id)
     )
     target = out / relative
-    target.mkdir(parents=True, exist_ok=True)
-    (target / "plan.json").write_text(
-        json.dumps(outcome.decision.model_dump(mode="json", exclude={"replies"}), indent=2) + "\n"
+    write_text(  # never through a symbolic link out of ``out``
+        out,
+        target / "plan.json",
+        json.dumps(outcome.decision.model_dump(mode="json", exclude={"replies"}), indent=2) + "\n",
     )
-    (target / "reply.txt").write_text(
-        "\n\n----- next reply -----\n\n".join(outcome.decision.replies)
+    write_text(
+        out, target / "reply.txt", "\n\n----- next reply -----\n\n".join(outcome.decision.replies)
     )
     return target

@@ -63,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from reacthuman.out_folder import OutFolderError
     from reacthuman.sqlite_store import StoreError
 
     parser = build_parser()
@@ -71,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)
-    except (CliError, StoreError) as exc:
+    except (CliError, StoreError, OutFolderError) as exc:
         print(f"reacthuman: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -121,21 +121,17 @@ def add_parser(commands: Any) -> None:
 
 
 def check_run_folder(run: Path) -> None:
-    """``--out`` is new, empty, or a run a bench wrote (its nodes open ``results.sqlite`` and
-    ``responses.sqlite`` as they start; a rerun resumes it). Anything else is refused before
-    any work: a bench writes scores.csv and report/ there and would replace a user's files
-    (``scenes generate`` refuses alike)."""
-    from reacthuman.run_folder import LIBRARY_LOG_FILE
+    """``--out`` is new, empty, or a run a bench made (its marker; a rerun resumes it), or
+    one an older bench made (``run_folder.legacy_run``), with no symbolic link in it.
+    Anything else is refused before any work: a bench writes scores.csv and report/ there
+    and would replace a user's files (``reacthuman.out_folder``)."""
+    from reacthuman.out_folder import OutFolderError, claim
+    from reacthuman.run_folder import legacy_run
 
-    if run.exists() and not run.is_dir():
-        raise CliError(f"--out {run}: a file, not a folder")
-    marks = ("results.sqlite", "responses.sqlite")
-    files = [p for p in run.iterdir() if p.name != LIBRARY_LOG_FILE] if run.is_dir() else []
-    if files and not any((run / m).is_file() for m in marks):
-        raise CliError(
-            f"--out {run}: not empty and not a bench run (no results.sqlite); refusing to "
-            "write into it: choose a new folder"
-        )
+    try:
+        claim(run, "bench", "bench run", legacy=legacy_run)
+    except OutFolderError as exc:
+        raise CliError(str(exc)) from None
     # A damaged or read-only store is refused before any work, not at the first score.
     from reacthuman.brain.store import ResponseStore
     from reacthuman.scoring.results import ResultsStore
@@ -171,6 +167,7 @@ def results_table(rows: list) -> str:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from reacthuman.genesis_runtime import LIBRARY_LOG
+    from reacthuman.out_folder import mark
     from reacthuman.run_folder import LIBRARY_LOG_FILE
     from reacthuman.runner import bench_set, bench_skipped
 
@@ -217,7 +214,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise CliError(f"--controller {args.controller}: {exc}") from None
     # Every check passed: the run folder is made. The simulator's warnings go there, not
     # between the results (every worker process inherits the variable); a user's own wins.
-    run.mkdir(parents=True, exist_ok=True)
+    mark(run, "bench")
     library_log = os.environ.setdefault(LIBRARY_LOG, str((run / LIBRARY_LOG_FILE).resolve()))
     if shard is not None:  # a worker of a --workers run: its share, no report
         index, count = shard
@@ -412,6 +409,7 @@ def write_results(
 ) -> None:
     """scores.csv / .jsonl, the scene checks and the report from the run folder, and the
     results table on the console; ``skipped``: the groups the scene set skipped (its yield)."""
+    from reacthuman.out_folder import write_text
     from reacthuman.scenes.validity import VALIDITY_FILE, validity
     from reacthuman.scoring.aggregate import execution_validity, execution_validity_text
     from reacthuman.scoring.report import write_report
@@ -422,9 +420,9 @@ def write_results(
     csv_path, _jsonl = store.export(run)
     store.close()
     scene_checks = validity(chosen_scenes, skipped)
-    (run / VALIDITY_FILE).write_text(scene_checks.model_dump_json(indent=2) + "\n")
+    write_text(run, run / VALIDITY_FILE, scene_checks.model_dump_json(indent=2) + "\n")
     md, page = write_report(
-        rows, run / "report", f"ReactHuman bench: {run.name}", validity=scene_checks
+        rows, run / "report", f"ReactHuman bench: {run.name}", validity=scene_checks, root=run
     )
     print(results_table(rows))
     print("\nExecution validity: " + execution_validity_text(execution_validity(rows)))

@@ -93,15 +93,27 @@ def add_parser(commands: Any) -> None:
     check.set_defaults(func=cmd_cross_check)
 
 
+def legacy_billiards(folder: Path) -> str | None:
+    """A billiards run an older ``billiards bench`` wrote: its files and tables/ only."""
+    from reacthuman.out_folder import only_entries, only_files_below
+
+    files = {"tables.jsonl", "results.jsonl", "summary.json", "report.md", "accuracy.png"}
+    if not (folder / "results.jsonl").is_file():
+        return "no results.jsonl"
+    return only_entries(folder, files, {"tables"}) or only_files_below(
+        folder / "tables", (), suffixes=(".png", ".mp4")
+    )
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     import asyncio
 
     from reacthuman.billiards.bench import run_baselines, tables, write_run
     from reacthuman.billiards.scoring import BASELINES
+    from reacthuman.out_folder import claim, mark
 
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise CliError(f"--out {out}: exists and is not a folder")
+    claim(out, "billiards bench", "billiards run", legacy=legacy_billiards)  # before any work
     brains = args.brain or ([] if args.model else list(BASELINES))
     try:
         drawn = tables(args.tables, args.horizons, first_seed=args.first_seed)
@@ -125,6 +137,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         finally:
             store.close()
         brains.append(args.model)
+    mark(out, "billiards bench")
     report = write_run(out, drawn, results, videos=args.videos)
     unusable = sum(bool(r.unusable) for r in results)
     print(

@@ -56,6 +56,19 @@ def add_parser(commands: Any) -> None:
     dec.set_defaults(func=cmd_decide)
 
 
+DECISIONS_FILE = "decisions.jsonl"
+
+
+def legacy_decisions(folder: Path) -> str | None:
+    """A decisions folder an older ``decide`` wrote: its decisions.jsonl, and below it only
+    plan.json and reply.txt files (``out_folder.claim``)."""
+    from reacthuman.out_folder import only_files_below
+
+    if not (folder / DECISIONS_FILE).is_file():
+        return f"no {DECISIONS_FILE}"
+    return only_files_below(folder, {DECISIONS_FILE, "plan.json", "reply.txt"})
+
+
 def cmd_decide(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -64,7 +77,10 @@ def cmd_decide(args: argparse.Namespace) -> int:
     from reacthuman.brain.run import Brain, ModelBrain, baseline, decide_all, write_outcome
     from reacthuman.brain.store import ResponseStore
     from reacthuman.layout import LayoutError, find_scenes
+    from reacthuman.out_folder import claim, mark, write_text
 
+    out = Path(args.out)
+    claim(out, "decide", "decisions folder", legacy=legacy_decisions)  # before any work
     root = Path(args.obs_dir)
     try:
         folders = find_scenes(root) if root.is_dir() else []
@@ -92,9 +108,8 @@ def cmd_decide(args: argparse.Namespace) -> int:
             brain = baseline(args.brain)
         except ValueError as exc:
             raise CliError(str(exc)) from None
-    out = Path(args.out)
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        mark(out, "decide")
         store = ResponseStore(args.store or default_store())
     except OSError as exc:
         raise CliError(f"cannot write: {exc}") from None
@@ -133,7 +148,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
         try:
             asyncio.run(decide_all(folders, brain, store, args.concurrency, tick))
         finally:
-            (out / "decisions.jsonl").write_text("".join(line + "\n" for line in lines))
+            write_text(out, out / DECISIONS_FILE, "".join(line + "\n" for line in lines))
             store.close()
     print(
         f"{counts['done']} decisions by {brain.name} ({counts['cached']} from the store, "

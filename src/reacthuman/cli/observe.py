@@ -62,20 +62,37 @@ def add_parser(commands: Any) -> None:
     obs.set_defaults(func=cmd_observe)
 
 
+SUMMARY_FILE = "observe_summary.json"
+
+
+def legacy_observations(folder: Path) -> str | None:
+    """An observation folder an older ``observe`` wrote: its observe_summary.json, and below
+    it only the files of observed scenes (``out_folder.claim``)."""
+    from reacthuman.layout import GROUND_TRUTH_FILE, OBSERVATION_FILE, SPEC_FILE
+    from reacthuman.out_folder import only_files_below
+
+    if not (folder / SUMMARY_FILE).is_file():
+        return f"no {SUMMARY_FILE}"
+    names = {SUMMARY_FILE, OBSERVATION_FILE, GROUND_TRUTH_FILE, SPEC_FILE}
+    return only_files_below(folder, names, suffixes=(".png",))
+
+
 def cmd_observe(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
+    from reacthuman.out_folder import claim, mark, write_text
     from reacthuman.sim.cache import ObservationCache
     from reacthuman.sim.observe import Observer, observe_all
 
+    out = Path(args.out)
+    claim(out, "observe", "observation folder", legacy=legacy_observations)  # before any work
     target = Path(args.path)
     if not target.exists():
         raise CliError(f"{target}: no such file or folder")
     settings = render_settings(args.resolution, args.frames, args.window)
     specs = load_specs(target)
-    out = Path(args.out)
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        mark(out, "observe")
     except OSError as exc:
         raise CliError(f"{out}: cannot write here: {exc.strerror}") from None
     observer = Observer(settings, ObservationCache(args.cache) if args.cache else None)
@@ -107,7 +124,7 @@ def cmd_observe(args: argparse.Namespace) -> int:
             for r in results
         ],
     }
-    (out / "observe_summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    write_text(out, out / SUMMARY_FILE, json.dumps(summary, indent=2) + "\n")
     print(
         f"{counts['ok']} observed, {counts['rejected']} rejected, {counts['failed']} failed "
         f"({counts['cached']} from the cache) -> {out}"

@@ -15,6 +15,7 @@ from reacthuman.cli.common import (
     endpoint_key,
     positive_int,
 )
+from reacthuman.out_folder import claim, inside, mark, write_text
 
 if TYPE_CHECKING:
     from reacthuman.probes.labels import Probe
@@ -129,6 +130,15 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def legacy_probe_run(folder: Path) -> str | None:
+    """A probe run an older ``probes score`` wrote: results.jsonl and report.md only."""
+    from reacthuman.out_folder import only_entries
+
+    if not (folder / "results.jsonl").is_file():
+        return "no results.jsonl"
+    return only_entries(folder, {"results.jsonl", "report.md"})
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from reacthuman.probes.monocular import monocular_answers
     from reacthuman.probes.scoring import rescore, run_baselines
@@ -142,8 +152,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     )
 
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise CliError(f"--out {out}: exists and is not a folder")
+    claim(out, "probes score", "probe run", legacy=legacy_probe_run)  # before any work
     try:
         probes = read_probes(Path(args.probes_file))
         brains = args.brain or ([] if args.answers else ["oracle", "prior"])
@@ -158,8 +167,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         decisions = read_decisions(Path(args.decisions)) if args.decisions else []
     except (ProbeSetError, ValueError) as exc:
         raise CliError(str(exc)) from None
-    out.mkdir(parents=True, exist_ok=True)
-    write_jsonl(out / "results.jsonl", results)
+    mark(out, "probes score")
+    write_jsonl(inside(out, out / "results.jsonl"), results)
     _write_report(out, results, probes, decisions)
     return 0
 
@@ -181,7 +190,7 @@ def _write_report(
         if not linked:
             print("note: no answerer has both probe answers and scored decisions", file=sys.stderr)
         report += "\n" + linked
-    (out / "report.md").write_text(report)
+    write_text(out, out / "report.md", report)
     print(report.split("## By family")[0].rstrip())
     print(f"\nReport: {out / 'report.md'}")
 

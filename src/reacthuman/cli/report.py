@@ -28,12 +28,17 @@ def add_parser(commands: Any) -> None:
 
 def cmd_report(args: argparse.Namespace) -> int:
 
+    from reacthuman.out_folder import claim, mark
+    from reacthuman.run_folder import RUN_VERBS, legacy_report
     from reacthuman.scenes.validity import VALIDITY_FILE, Validity
     from reacthuman.scoring.report import write_report
     from reacthuman.scoring.results import ResultsStore
 
     rows = []
     runs = [Path(args.run_dir), *(Path(p) for p in args.compare or [])]
+    out = Path(args.out) if args.out else runs[0]
+    # Without --out the report goes into the run folder: that too must be a run's.
+    claim(out, "report", "report folder", accepts=RUN_VERBS, legacy=legacy_report)
     for run in runs:
         if not (run / "results.sqlite").is_file():
             raise CliError(f"{run}: no results.sqlite (score the run first: reacthuman score)")
@@ -43,7 +48,6 @@ def cmd_report(args: argparse.Namespace) -> int:
         if args.compare:  # name brains by run so that the same model in two runs stays apart
             found = [r.model_copy(update={"brain": f"{run.name}:{r.brain}"}) for r in found]
         rows += found
-    out = Path(args.out) if args.out else runs[0]
     checks = runs[0] / VALIDITY_FILE
     try:
         scene_checks = (
@@ -51,6 +55,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         )
     except (OSError, ValidationError) as exc:
         raise CliError(f"{checks}: not a validity report ({exc})") from None
+    mark(out, "report")
     md, page = write_report(
         rows,
         out,

@@ -43,7 +43,7 @@ def add_parser(commands: Any) -> None:
         description="Generate a balanced scene set (default: 18 scenes per family, 306 in all) "
         "as <family>/<scene_id>/{spec,metadata}.json plus set.json. Same arguments, same bytes.",
     )
-    gen.add_argument("--out", required=True, help="output folder (replaced if it holds a set)")
+    gen.add_argument("--out", required=True, help="output folder: new, empty, or a set to replace")
     gen.add_argument(
         "--per-family",
         type=positive_int,
@@ -172,7 +172,9 @@ def add_parser(commands: Any) -> None:
     author.add_argument(
         "--count", type=positive_int, metavar="N", help="scenes for --scenario (default 20)"
     )
-    author.add_argument("--out", required=True, help="output folder (replaced if it holds a set)")
+    author.add_argument(
+        "--out", required=True, help="output folder: new, empty, or a set to replace"
+    )
     author.add_argument(
         "--into",
         metavar="SET",
@@ -221,6 +223,7 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
         Scene,
         SetError,
         SetManifest,
+        check_set_folder,
         format_summary,
         generate_set,
         metadata_for,
@@ -239,6 +242,7 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
     if args.seed is not None and args.first_seed:
         raise CliError("--first-seed starts a set's schedule; --seed names one scene: give one")
     try:
+        check_set_folder(args.out, "scenes generate")  # before any work
         if args.seed is not None:
             spec = generate_scene(args.family, args.seed, args.adversarial_rate)
             scenes = [Scene(spec=spec, metadata=metadata_for(spec))]
@@ -291,7 +295,7 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
                     group_check=group_check,
                     first_seed=args.first_seed,
                 )
-        write_set(args.out, manifest, scenes)
+        write_set(args.out, manifest, scenes, verb="scenes generate")
     except (GenerationError, SetError) as exc:
         raise CliError(str(exc)) from None
     print(format_summary(scenes))
@@ -477,7 +481,7 @@ def cmd_scenes_author(args: argparse.Namespace) -> int:
     from reacthuman.authoring.retrieval import RetrievalError, RiskIndex
     from reacthuman.authoring.risk_memory import BankError, default_bank, load_bank
     from reacthuman.authoring.selection import SelectionError
-    from reacthuman.scenes.sets import SetError, read_set, write_set
+    from reacthuman.scenes.sets import SetError, check_set_folder, read_set, write_set
 
     texts = _descriptions(args)
     if args.scenario is None and not texts:
@@ -486,6 +490,10 @@ def cmd_scenes_author(args: argparse.Namespace) -> int:
         raise CliError("give descriptions or --scenario, not both")
     if args.count is not None and args.scenario is None:
         raise CliError("--count goes with --scenario")
+    try:
+        check_set_folder(args.out, "scenes author")  # before any work
+    except SetError as exc:
+        raise CliError(str(exc)) from None
     try:
         bank = load_bank(args.bank) if args.bank else default_bank()
         index = RiskIndex.build(bank, Path(args.index_cache) if args.index_cache else None)
@@ -554,6 +562,7 @@ def cmd_scenes_author(args: argparse.Namespace) -> int:
             manifest,
             written,
             extra={"authored.json": json.dumps(record, indent=2, ensure_ascii=False) + "\n"},
+            verb="scenes author",
         )
     except (SetError, SelectionError, ValueError) as exc:
         raise CliError(str(exc)) from None

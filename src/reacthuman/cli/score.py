@@ -29,16 +29,20 @@ def add_parser(commands: Any) -> None:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from reacthuman.brain.classify import ClassifierConfig
+    from reacthuman.out_folder import claim, mark
+    from reacthuman.run_folder import RUN_VERBS, legacy_run
     from reacthuman.scoring.results import ResultsStore
     from reacthuman.scoring.run import score_folders
 
+    out = Path(args.out)
+    claim(out, "score", "run folder", accepts=RUN_VERBS, legacy=legacy_run)  # before any work
     config = ClassifierConfig.load(args.classifier) if args.classifier else ClassifierConfig()
     rows, problems = score_folders(
         Path(args.observations), [Path(d) for d in args.decisions], config
     )
     for problem in problems:
         print(f"could not read: {problem}", file=sys.stderr)
-    out = Path(args.out)
+    mark(out, "score")
     store = ResultsStore(out / "results.sqlite")
     for row in rows:
         store.put(row)

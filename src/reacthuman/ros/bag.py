@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from reacthuman.out_folder import inside
 from reacthuman.ros import contract, mcap_crc
 from reacthuman.scoring.results import ScoreRow
 
@@ -46,8 +47,11 @@ class EpisodeBag:
     appends, so recording adds almost nothing to the lock-step's round trips) and written
     when the episode closes."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, run: Path | None = None) -> None:
+        """``run``: the run folder ``folder`` lies in; no part of the bag's path below it may
+        be a symbolic link (checked again as the bag is written)."""
         self.folder = folder
+        self.run = run
         self.staging = folder.with_name(f".{folder.name}{PARTIAL}")
         self.partial = self.staging / folder.name
         self._messages: list[tuple[str, bytes, int]] = []
@@ -62,6 +66,9 @@ class EpisodeBag:
         from rosbags.rosbag2 import StoragePlugin, Writer
 
         store = _typestore()
+        if self.run is not None:  # a link is refused, never removed or written through
+            inside(self.run, self.folder)
+            inside(self.run, self.staging)
         shutil.rmtree(self.staging, ignore_errors=True)
         self.staging.mkdir(parents=True)
         connections: dict[str, Any] = {}

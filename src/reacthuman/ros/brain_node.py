@@ -145,8 +145,7 @@ class BrainNode(ReactNode):
                 api_failure=True,
             )
             folder = episode_folder(run_dir, freeze.brain, observation.scene_id)
-            folder.mkdir(parents=True, exist_ok=True)
-            write_decision(folder, decision)
+            write_decision(folder, decision, run_dir)
         else:
             names = [b for b in dict.fromkeys((freeze.brain, *freeze.brains)) if b in self.brains]
             asking = [b for b in names if (*key, b) not in self.asked]
@@ -181,12 +180,12 @@ class BrainNode(ReactNode):
         """Each named brain's decision on the observation, made together, into ``decided``."""
         run_dir = Path(self.param("run_dir"))
         folders = [episode_folder(run_dir, name, observation.scene_id) for name in names]
-        write_observations(folders, observation, frames)
+        write_observations(folders, observation, frames, run_dir)
         brains = [self.brains[name] for name in names]
         timeout = float(self.param("brain_timeout"))
         decisions = self.runner.decide_all(brains, observation, folders, timeout, truth)
         for name, folder, decision in zip(names, folders, decisions, strict=True):
-            write_decision(folder, decision)
+            write_decision(folder, decision, run_dir)
             self.decided.put((run_id, observation.scene_id, name), decision)
 
     def destroy_node(self) -> None:

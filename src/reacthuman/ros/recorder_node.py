@@ -216,9 +216,10 @@ class RecorderNode(ReactNode):
 
     def _open(self, raw: bytes) -> None:
         scene = c.SceneMessage.model_validate_json(deserialize_message(raw, String).data)
-        folder = bag_folder(Path(self.param("run_dir")), scene.brain, scene.spec)
+        run = Path(self.param("run_dir"))
+        folder = bag_folder(run, scene.brain, scene.spec)
         self.names[scene.episode] = f"{scene.brain} {scene.spec.scene_id}"
-        self.bags[scene.episode] = EpisodeBag(folder)
+        self.bags[scene.episode] = EpisodeBag(folder, run)
         self.opened.add(scene.episode)
         if self.description is not None:
             self.bags[scene.episode].write(c.ROBOT_DESCRIPTION, self.description, time.time_ns())

@@ -16,6 +16,7 @@ from std_msgs.msg import String
 from visualization_msgs.msg import MarkerArray
 
 from reacthuman.brain.classify import ClassifierConfig
+from reacthuman.out_folder import write_text
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import ReactNode
@@ -70,9 +71,11 @@ class ScorerNode(ReactNode):
             self.results.put(row)
             self.scored.setdefault(safe_name(row.brain), set()).add(row.scene_id)
             self._publish_scored()
-            folder = episode_folder(Path(self.param("run_dir")), row.brain, row.scene_id)
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / "outcome.json").write_text(outcome.outcome.model_dump_json(indent=2) + "\n")
+            run = Path(self.param("run_dir"))
+            folder = episode_folder(run, row.brain, row.scene_id)
+            write_text(
+                run, folder / "outcome.json", outcome.outcome.model_dump_json(indent=2) + "\n"
+            )
         self.marker_pub.publish(
             episode_markers(
                 scene.spec, truth.truth, execute.decision, execute.start_ns, part.episode

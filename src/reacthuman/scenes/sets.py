@@ -5,6 +5,8 @@ Layout of a set directory (the released dataset's)::
     set.json                      manifest: generator, parameters, scene list, skipped seeds
     <family>/<scene_id>/spec.json       the SceneSpec
     <family>/<scene_id>/metadata.json   label, speed band, adversarial flag, safety label
+    authored.json                 what became of each description (``scenes author``)
+    .reacthuman.json              the marker: the verb that wrote the set (``out_folder``)
 
 Seed schedule: family by family in the paper's order; within a family, scene groups 0, 1,
 2, ... in order (or from the group holding a first seed: ``first_seed``, another block of
@@ -41,6 +43,7 @@ from pydantic import (
 )
 
 from reacthuman.documents import first_problem
+from reacthuman.out_folder import MARKER_FILE, OutFolderError, claim, marker_text, read_marker
 from reacthuman.scenes.catalogue import Catalogue, default_catalogue
 from reacthuman.scenes.generate import (
     DEFAULT_ADVERSARIAL_RATE,
@@ -414,24 +417,76 @@ def _dump(model: BaseModel) -> str:
     return json.dumps(model.model_dump(mode="json"), indent=2) + "\n"
 
 
+SET_VERBS = ("scenes generate", "scenes author")  # the verbs whose --out is a scene set
+SET_FILES = ("set.json", "authored.json", MARKER_FILE)  # a set's top folder, beside its scenes
+SCENE_FILES = ("spec.json", "metadata.json")
+
+
+def foreign_entry(out: Path) -> str | None:
+    """None when everything in ``out`` is what a set wrote: its files (``SET_FILES``, with
+    set.json a manifest) and the manifest's scene folders holding only ``SCENE_FILES``;
+    else the first entry that is not, in a few words. A file merely named set.json is no
+    set: replacing the folder would delete what is beside it."""
+    manifest_path = out / "set.json"
+    if manifest_path.is_symlink() or not manifest_path.is_file():
+        return "no set.json"
+    try:
+        manifest = SetManifest.model_validate_json(manifest_path.read_bytes())
+    except (OSError, ValidationError):
+        return "its set.json is no scene set's manifest"
+    listed = set(manifest.scenes)
+    families = {entry.split("/")[0] for entry in listed}
+    for path in sorted(out.iterdir()):
+        if path.is_symlink():
+            return f"{path.name} is a symbolic link"
+        if path.name in SET_FILES and path.is_file():
+            continue
+        if path.name not in families or not path.is_dir():
+            return f"it holds {path.name}"
+        for scene in sorted(path.iterdir()):
+            entry = f"{path.name}/{scene.name}"
+            if scene.is_symlink() or not scene.is_dir() or entry not in listed:
+                return f"it holds {entry}"
+            for file in sorted(scene.iterdir()):
+                if file.is_symlink() or not file.is_file() or file.name not in SCENE_FILES:
+                    return f"it holds {entry}/{file.name}"
+    return None
+
+
+def check_set_folder(out: str | Path, verb: str = "scenes generate") -> None:
+    """``out`` may take a set from ``verb``: missing, empty, or a set (marked, or an older
+    version's) holding nothing a set did not write, so that replacing it deletes only the
+    set. Raises SetError; the CLI calls it before any work, ``write_set`` again."""
+    out = Path(out)
+    try:
+        claim(out, verb, "scene set", accepts=SET_VERBS, legacy=foreign_entry)
+    except OutFolderError as exc:
+        raise SetError(str(exc)) from None
+    if read_marker(out) is not None:
+        why = foreign_entry(out)
+        if why is not None:
+            raise SetError(
+                f"--out {out}: a scene set, but {why}, which no set wrote; refusing to replace "
+                "it: move that out, or choose a new folder"
+            )
+
+
 def write_set(
     out: str | Path,
     manifest: SetManifest,
     scenes: list[Scene],
     extra: dict[str, str] | None = None,
+    verb: str = "scenes generate",
 ) -> Path:
     """Write a set atomically: into a temporary sibling, then renamed over ``out``.
 
-    An existing scene set at ``out`` is replaced; any other non-empty folder is left alone
-    and refused, so a typo never deletes someone's files. ``extra``: more files for the set's
-    top folder, by name (authoring's record), written with it.
+    A scene set at ``out`` is replaced, and only one holding nothing but what a set wrote
+    (``check_set_folder``); any other non-empty folder is left alone and refused, so a typo
+    never deletes someone's files. ``extra``: more files for the set's top folder, by name
+    (authoring's record), written with it. ``verb`` goes into the set's marker.
     """
     out = Path(out)
-    if out.exists():
-        if not out.is_dir():
-            raise SetError(f"{out}: exists and is not a folder")
-        if any(out.iterdir()) and not (out / "set.json").is_file():
-            raise SetError(f"{out}: not empty and not a scene set; refusing to overwrite it")
+    check_set_folder(out, verb)
     parent = out.parent if str(out.parent) else Path(".")
     try:
         parent.mkdir(parents=True, exist_ok=True)
@@ -447,6 +502,7 @@ def write_set(
         for name, text in (extra or {}).items():
             (staging / name).write_text(text)
         (staging / "set.json").write_text(_dump(manifest))
+        (staging / MARKER_FILE).write_text(marker_text(verb))
         os.chmod(staging, 0o755)
         if out.exists():
             retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=parent))

@@ -18,6 +18,7 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup
 
+from reacthuman.out_folder import clear_of_links
 from reacthuman.scenes.labels import Action
 from reacthuman.scenes.spec import SWEPT_BANDS, Family, SpeedBand
 from reacthuman.scenes.validity import Validity, validity_markdown
@@ -260,10 +261,13 @@ def write_report(
     title: str,
     problems: Sequence[str] = (),
     validity: Validity | None = None,
+    root: Path | None = None,
 ) -> tuple[Path, Path]:
     """``validity``, the scene set's own checks (``scenes.validity``), becomes the section
-    after the main results: a score means something only on a valid decision problem."""
-    out.mkdir(parents=True, exist_ok=True)
+    after the main results: a score means something only on a valid decision problem.
+    ``root``: the folder ``out`` lies in (default ``out``); nothing from it down to the last
+    file written may be a symbolic link, so the report never lands outside it."""
+    clear_of_links(root if root is not None else out, out)
     lines = [f"# {title}", ""]
     if not rows:
         lines += ["This run has no readable decisions, so there is nothing to score."]

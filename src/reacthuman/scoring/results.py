@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 from reacthuman import sqlite_store
+from reacthuman.out_folder import inside
 from reacthuman.scenes.spec import Family, SpeedBand
 from reacthuman.scoring.metrics import DecisionScore
 from reacthuman.spine.outcome import Result
@@ -89,6 +90,7 @@ class ResultsStore:
         folder = Path(folder)
         rows = self.rows()
         csv_path, jsonl_path = folder / "scores.csv", folder / "scores.jsonl"
+        inside(folder, csv_path), inside(folder, jsonl_path)  # never through a link
         try:
             with csv_path.open("w", newline="") as handle:
                 writer = csv.DictWriter(handle, fieldnames=COLUMNS)

@@ -33,6 +33,7 @@ from reacthuman.observation import (
     frame_name,
     legend_of,
 )
+from reacthuman.out_folder import inside, make_folder
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scenes.truth import GroundTruth
 from reacthuman.sim.cache import ObservationCache
@@ -233,11 +234,10 @@ def export(result: SceneResult, out: Path, spec: SceneSpec, legend: bool = False
     still hold a legend with role ids: it is replaced here too.
     """
     assert result.folder is not None
-    target = out / spec.family.value / spec.scene_id
-    staging = target.with_name(f".{target.name}.partial")
+    target = inside(out, out / spec.family.value / spec.scene_id)  # no link written through
+    staging = inside(out, target.with_name(f".{target.name}.partial"))
     shutil.rmtree(staging, ignore_errors=True)
-    seen = brain_folder(staging)
-    seen.mkdir(parents=True)
+    seen = make_folder(out, brain_folder(staging))
     shutil.copytree(result.folder / FRAMES_DIR, seen / FRAMES_DIR)
     cached = Observation.load(result.folder / OBSERVATION_FILE)
     shown = cached.model_copy(
