@@ -63,13 +63,15 @@ def cmd_decide(args: argparse.Namespace) -> int:
 
     from reacthuman.brain.run import Brain, ModelBrain, baseline, decide_all, write_outcome
     from reacthuman.brain.store import ResponseStore
-    from reacthuman.layout import LayoutError, find_scenes
+    from reacthuman.layout import LayoutError, find_scenes, linked_folders
 
     root = Path(args.obs_dir)
     try:
         folders = find_scenes(root) if root.is_dir() else []
     except LayoutError as exc:
         raise CliError(str(exc)) from None
+    for link in linked_folders(root) if root.is_dir() else []:
+        print(f"not decided: {link}: a link to a folder (links are not followed)", file=sys.stderr)
     if not folders:
         raise CliError(
             f"{root}: no observation/observation.json found (run `reacthuman observe` first)"

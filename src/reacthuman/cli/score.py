@@ -28,11 +28,18 @@ def add_parser(commands: Any) -> None:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
     from reacthuman.brain.classify import ClassifierConfig
+    from reacthuman.cli.common import CliError
+    from reacthuman.documents import first_problem
     from reacthuman.scoring.results import ResultsStore
     from reacthuman.scoring.run import score_folders
 
-    config = ClassifierConfig.load(args.classifier) if args.classifier else ClassifierConfig()
+    try:
+        config = ClassifierConfig.load(args.classifier) if args.classifier else ClassifierConfig()
+    except ValidationError as exc:
+        raise CliError(f"--classifier {args.classifier}: {first_problem(exc)}") from None
     rows, problems = score_folders(
         Path(args.observations), [Path(d) for d in args.decisions], config
     )
