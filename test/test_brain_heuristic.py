@@ -106,5 +106,5 @@ def test_the_brain_reads_the_head_cameras_first_and_last_frames_from_its_folder(
     cv2.imwrite(str(tmp_path / "frames/egocentric_1.png"), with_box((560, 260), (20, 20)))
     assert heuristic_plan(observation(None), tmp_path) == dodge_plan()
     (tmp_path / "frames/egocentric_1.png").unlink()
-    with pytest.raises(FileNotFoundError, match="head camera"):
+    with pytest.raises(FileNotFoundError, match="egocentric_1.png"):
         heuristic_plan(observation(None), tmp_path)

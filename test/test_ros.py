@@ -386,7 +386,7 @@ def test_the_ros_guide_tabulates_every_topic_as_the_contract_defines_it_and_the_
         ),
         (("bench", "--scenes", "/nonexistent"), "--scenes /nonexistent: /nonexistent: not a scene"),
         (("bench", "--model", "m"), "--model needs --base-url"),
-        (("replay", "/nonexistent"), "no finished rosbag2 episodes under /nonexistent"),
+        (("replay", "/nonexistent"), "/nonexistent: no such file or folder"),
     ],
 )
 def test_bench_and_replay_refuse_bad_input_before_any_work(args, message):

@@ -66,4 +66,24 @@ def find_scenes(root: Path) -> list[Path]:
         if folder.name != OBSERVATION_DIR or any((folder / n).exists() for n in BESIDE_ONLY):
             raise _old_layout(folder)
         scenes.append(folder.parent)
-    return scenes
+    # A brain folder that is a link is not walked into, but it is a scene: reading it names
+    # the link (``observation.read_shown``), rather than the scene vanishing without a word.
+    for linked in root.glob(f"**/{OBSERVATION_DIR}"):
+        hidden = any(part.startswith(".") for part in linked.relative_to(root).parts)
+        if linked.is_symlink() and not hidden and linked.parent not in scenes:
+            scenes.append(linked.parent)
+    return sorted(scenes)
+
+
+def linked_folders(root: Path) -> list[Path]:
+    """Folders under ``root`` that are links to folders (a brain folder's aside): a tree of
+    scene folders is not walked through links, and these are named so that no scene is
+    passed over without a word."""
+    return sorted(
+        p
+        for p in root.glob("**/*")
+        if p.is_symlink()
+        and p.is_dir()
+        and p.name != OBSERVATION_DIR
+        and not any(part.startswith(".") for part in p.relative_to(root).parts)
+    )

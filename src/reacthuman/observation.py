@@ -13,9 +13,12 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from reacthuman.documents import first_problem
+from reacthuman.safe_files import DOCUMENT_LIMIT, FRAME_LIMIT, check_inside, read_inside
 from reacthuman.scenes.spec import Camera, CameraName, SceneSpec, Vec3
 
 OBSERVATION_SCHEMA = "1.1"  # 1.1: the legend is optional, with neutral ids
@@ -111,7 +114,47 @@ class Observation(Model):
 
     @classmethod
     def load(cls, path: str | Path) -> Observation:
-        return cls.model_validate_json(Path(path).read_bytes())
+        """An observation.json, read inside its own folder (``safe_files``)."""
+        path = Path(path)
+        return cls.model_validate_json(read_inside(path, path.parent, DOCUMENT_LIMIT))
+
+
+def read_shown(folder: Path, file: str, limit: int = FRAME_LIMIT) -> bytes:
+    """A file of a brain folder (``reacthuman.layout``) as a brain may be shown it: the folder
+    is no link out of its scene folder, the file no link out of the brain folder (a frame
+    linked to ground_truth.json or a private file is refused), a regular file within
+    ``limit`` (``safe_files``); UnsafeFile naming it otherwise."""
+    check_inside(folder, folder.parent)
+    return read_inside(folder / file, folder, limit)
+
+
+def frame_pixels(folder: Path, file: str) -> Any:
+    """A frame of a brain folder decoded as OpenCV decodes it (BGR), read as ``read_shown``
+    reads; ValueError when it is not an image."""
+    import cv2
+    import numpy as np
+
+    image = cv2.imdecode(np.frombuffer(read_shown(folder, file), np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError(f"{folder / file}: not an image")
+    return image
+
+
+def read_observation_of(folder: Path) -> Observation:
+    """The observation.json of a brain folder, read as ``read_shown`` reads; ValueError
+    naming the file and the problem (missing, a link out, not UTF-8, an invalid field such as
+    a frame path that leaves the folder), OSError never."""
+    path = folder / "observation.json"
+    try:
+        data = read_shown(folder, "observation.json", DOCUMENT_LIMIT)
+        data.decode("utf-8")
+        return Observation.model_validate_json(data)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except ValidationError as exc:
+        raise ValueError(f"{path}: {first_problem(exc)}") from None
 
 
 def legend_of(spec: SceneSpec) -> list[LegendEntry]:

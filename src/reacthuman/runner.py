@@ -25,7 +25,13 @@ from reacthuman.brain.store import ResponseStore
 from reacthuman.observation import Observation
 from reacthuman.run_folder import Frames
 from reacthuman.scenes.geometry import Vec3
-from reacthuman.scenes.sets import Scene, SetManifest, SkippedScene, default_scenes, read_set
+from reacthuman.scenes.sets import (
+    Scene,
+    SkippedScene,
+    default_scenes,
+    read_manifest,
+    read_scenes,
+)
 from reacthuman.scenes.spec import CameraName, SceneSpec
 from reacthuman.scenes.truth import GroundTruth
 from reacthuman.sim.episode import MIN_ENVS, standing
@@ -321,15 +327,26 @@ def execute_decisions(
     return execute_all(episode, runs, source)
 
 
-def bench_set(source: str | Path | None = None, limit: int | None = None) -> list[Scene]:
-    """The scenes of a bench run, with their metadata: a set folder, or the embedded default
-    (``None`` or ``"default"``): the first scene of every family that the validated set keeps
+def read_bench_set(
+    source: str | Path | None = None, limit: int | None = None
+) -> tuple[list[Scene], list[str]]:
+    """The scenes of a bench run, with their metadata, and the scenes of the set that could
+    not be read (each named with its file and why: it is that scene's error, the others
+    run). ``source``: a set folder, whose first ``limit`` scenes are chosen before any is
+    read (a bad spec past them is never read), or the embedded default (``None`` or
+    ``"default"``): the first scene of every family that the validated set keeps
     (``scenes.sets.DEFAULT_SCENE_SEEDS``), 17 scenes."""
     if source is None or str(source) == "default":
         scenes = default_scenes()
-    else:
-        _manifest, scenes = read_set(source)
-    return scenes if limit is None else scenes[:limit]
+        return (scenes if limit is None else scenes[:limit]), []
+    _manifest, scenes, problems = read_scenes(source, limit)
+    return scenes, problems
+
+
+def bench_set(source: str | Path | None = None, limit: int | None = None) -> list[Scene]:
+    """The scenes of ``read_bench_set`` that could be read (every process of a run picks
+    the same ones, so a worker's share is the same scenes)."""
+    return read_bench_set(source, limit)[0]
 
 
 def bench_skipped(source: str | Path | None = None) -> list[SkippedScene] | None:
@@ -337,8 +354,7 @@ def bench_skipped(source: str | Path | None = None) -> list[SkippedScene] | None
     yield; None for the embedded default, whose scenes were chosen by hand."""
     if source is None or str(source) == "default":
         return None
-    manifest = SetManifest.model_validate_json((Path(source) / "set.json").read_bytes())
-    return list(manifest.skipped)
+    return list(read_manifest(source).skipped)
 
 
 def bench_scenes(source: str | Path | None = None, limit: int | None = None) -> list[SceneSpec]:

@@ -240,7 +240,8 @@ class ModelClient:
         def accept(answer: dict[str, Any]) -> None:
             decision.plan = parse_plan(answer)
 
-        return await self.ask(decision, build_messages(observation, folder), accept)
+        messages = await asyncio.to_thread(build_messages, observation, folder)  # reads frames
+        return await self.ask(decision, messages, accept)
 
     async def ask(
         self,

@@ -21,7 +21,7 @@ import numpy as np
 
 from reacthuman.brain.baselines import catch_plan, dodge_plan, no_action_plan
 from reacthuman.brain.plan import ReactionPlan
-from reacthuman.observation import Observation
+from reacthuman.observation import Observation, frame_pixels
 from reacthuman.scenes.spec import CameraName
 
 DANGER_WORDS = re.compile(
@@ -107,15 +107,11 @@ def heuristic_from(
 
 def heuristic_plan(observation: Observation, folder: Path) -> ReactionPlan:
     """Read the head camera's first and last frames from ``folder`` (the brain's) and decide."""
-    import cv2
-
     ego = sorted(
         (f for f in observation.frames if f.view is CameraName.egocentric), key=lambda f: f.t
     )
     if len(ego) < 2:
         return no_action_plan()
-    first = cv2.imread(str(folder / ego[0].file))
-    last = cv2.imread(str(folder / ego[-1].file))
-    if first is None or last is None:
-        raise FileNotFoundError(f"{folder}: cannot read the head camera's frames")
+    first = frame_pixels(folder, ego[0].file)
+    last = frame_pixels(folder, ego[-1].file)
     return heuristic_from(observation, first, last, ego[-1].t - ego[0].t)

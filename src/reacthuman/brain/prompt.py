@@ -16,7 +16,7 @@ from typing import Any
 
 from reacthuman import robot
 from reacthuman.brain.plan import ReactionPlan
-from reacthuman.observation import Observation
+from reacthuman.observation import Observation, read_shown
 from reacthuman.scenes.spec import CameraName
 
 PROMPT_VERSION = "2"  # 2: frames only; the legend is an ablation
@@ -99,8 +99,9 @@ def system_prompt(observation: Observation) -> str:
     )
 
 
-def _data_url(path: Path) -> str:
-    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+def _data_url(folder: Path, file: str) -> str:
+    """A frame as a data URL, read as a brain may be shown it (``observation.read_shown``)."""
+    return "data:image/png;base64," + base64.b64encode(read_shown(folder, file)).decode("ascii")
 
 
 def legend_text(observation: Observation) -> str:
@@ -119,7 +120,8 @@ def views_text(observation: Observation) -> str:
 def frame_content(observation: Observation, folder: Path) -> list[dict[str, Any]]:
     """The frames as message parts, in time order, each labelled with its time and view
     (what a brain is shown; the perception probes show the same). ``folder`` is the brain's
-    folder (frame files are relative to it)."""
+    folder (frame files are relative to it). It reads files: async callers run it off their
+    event loop; a frame that cannot be shown raises (UnsafeFile, OSError)."""
     content: list[dict[str, Any]] = [
         {
             "type": "text",
@@ -132,7 +134,7 @@ def frame_content(observation: Observation, folder: Path) -> list[dict[str, Any]
         for frame in (f for f in observation.frames if f.t == t):
             content.append({"type": "text", "text": f"t = {t:.2f} s, view: {frame.view.value}"})
             content.append(
-                {"type": "image_url", "image_url": {"url": _data_url(folder / frame.file)}}
+                {"type": "image_url", "image_url": {"url": _data_url(folder, frame.file)}}
             )
     return content
 

@@ -25,10 +25,10 @@ from reacthuman.brain.oracle import oracle_plan
 from reacthuman.brain.plan import ReactionPlan
 from reacthuman.brain.prompt import PROMPT_VERSION
 from reacthuman.brain.store import ResponseStore, decision_key, observation_hash
-from reacthuman.documents import first_problem
-from reacthuman.layout import GROUND_TRUTH_FILE, OBSERVATION_FILE, brain_folder
-from reacthuman.observation import Observation
+from reacthuman.layout import GROUND_TRUTH_FILE, brain_folder
+from reacthuman.observation import Observation, read_observation_of
 from reacthuman.out_folder import write_text
+from reacthuman.safe_files import DOCUMENT_LIMIT, read_inside
 from reacthuman.scenes.truth import GroundTruth
 
 
@@ -211,8 +211,8 @@ async def decide_one(
     longer than ``timeout`` seconds gives a recorded R1 decision instead of an exception."""
     folder = brain_folder(scene)
     decoding = brain.decoding()
-    try:
-        obs_hash = observation_hash(folder)
+    try:  # off the event loop: other scenes' requests go on while this one's files are read
+        obs_hash = await asyncio.to_thread(observation_hash, folder)
     except (OSError, ValueError) as exc:  # a frame missing or unreadable: this scene's error
         return Outcome(scene, _failed(brain, observation, f"cannot read its frames: {exc}"), False)
     key = decision_key(brain.name, brain.endpoint, PROMPT_VERSION, obs_hash, decoding)
@@ -248,25 +248,17 @@ def _failed(brain: Brain, observation: Observation | str, reason: str) -> Decisi
 
 def read_observation(scene: Path) -> Observation:
     """The observation in a scene's brain folder; ValueError naming the file and the problem
-    (missing, not UTF-8, not JSON, a frame path that leaves the folder, ...)."""
-    path = brain_folder(scene) / OBSERVATION_FILE
-    try:
-        data = path.read_bytes()
-        data.decode("utf-8")
-        return Observation.model_validate_json(data)
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    except ValidationError as exc:
-        raise ValueError(f"{path}: {first_problem(exc)}") from None
+    (missing, a link out of the scene, not UTF-8, not JSON, a frame path that leaves the
+    folder, ...)."""
+    return read_observation_of(brain_folder(scene))
 
 
 def read_truth(scene: Path) -> GroundTruth:
-    """The ground truth beside a scene's brain folder; ValueError naming the file."""
+    """The ground truth beside a scene's brain folder (no link out of the scene, within
+    ``safe_files``' limit); ValueError naming the file."""
     path = scene / GROUND_TRUTH_FILE
     try:
-        return GroundTruth.load(path)
+        return GroundTruth.model_validate_json(read_inside(path, scene, DOCUMENT_LIMIT))
     except OSError as exc:
         raise ValueError(f"{path}: cannot read ({exc.strerror})") from None
     except ValidationError as exc:
@@ -285,8 +277,8 @@ async def decide_all(
     semaphore = asyncio.Semaphore(concurrency)
 
     async def one(scene: Path) -> Outcome:
-        try:
-            observation = read_observation(scene)
+        try:  # files are read off the event loop, as every brain path reads them
+            observation = await asyncio.to_thread(read_observation, scene)
         except ValueError as exc:  # that scene's error; the others go on
             outcome = Outcome(scene, _failed(brain, scene.name, str(exc)), False)
             if on_outcome is not None:
@@ -294,7 +286,9 @@ async def decide_all(
             return outcome
         async with semaphore:
             try:
-                truth = read_truth(scene) if brain_sees_truth(brain) else None
+                truth = (
+                    await asyncio.to_thread(read_truth, scene) if brain_sees_truth(brain) else None
+                )
             except ValueError as exc:  # recorded, not stored: the next run tries again
                 problem = f"no ground truth for the oracle: {exc}"
                 outcome = Outcome(scene, _failed(brain, observation, problem), False)

@@ -20,6 +20,8 @@ from pydantic import ValidationError
 
 from reacthuman import sqlite_store
 from reacthuman.brain.client import Decision
+from reacthuman.observation import read_shown
+from reacthuman.safe_files import DOCUMENT_LIMIT, FRAME_LIMIT
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS decisions (
@@ -36,13 +38,15 @@ CREATE TABLE IF NOT EXISTS decisions (
 
 
 def observation_hash(folder: Path) -> str:
-    """Hash of what the brain is shown: observation.json and every frame's bytes."""
+    """Hash of what the brain is shown: observation.json and every frame's bytes, each read
+    as a brain may be shown it (``observation.read_shown``: a frame that links out of the
+    folder, is no regular file or is too large is an UnsafeFile, a ValueError)."""
     digest = hashlib.sha256()
-    observation = folder / "observation.json"
-    digest.update(observation.read_bytes())
-    for frame in json.loads(observation.read_bytes())["frames"]:
+    observation = read_shown(folder, "observation.json", DOCUMENT_LIMIT)
+    digest.update(observation)
+    for frame in json.loads(observation)["frames"]:
         digest.update(frame["file"].encode())
-        digest.update((folder / frame["file"]).read_bytes())
+        digest.update(read_shown(folder, frame["file"], FRAME_LIMIT))
     return digest.hexdigest()
 
 

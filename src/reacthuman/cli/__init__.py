@@ -63,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from pydantic import ValidationError
+
+    from reacthuman.documents import first_problem
     from reacthuman.out_folder import OutFolderError
     from reacthuman.sqlite_store import StoreError
 
@@ -74,6 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return func(args)
     except (CliError, StoreError, OutFolderError) as exc:
         print(f"reacthuman: error: {exc}", file=sys.stderr)
+        return 1
+    except ValidationError as exc:  # bad input a verb did not name itself: one line, no dump
+        print(f"reacthuman: error: {exc.title}: {first_problem(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("reacthuman: interrupted", file=sys.stderr)

@@ -169,7 +169,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from reacthuman.genesis_runtime import LIBRARY_LOG
     from reacthuman.out_folder import mark
     from reacthuman.run_folder import LIBRARY_LOG_FILE
-    from reacthuman.runner import bench_set, bench_skipped
+    from reacthuman.runner import bench_skipped, read_bench_set
 
     run = Path(args.out)
     if args.direct and args.spine_link != "ros":
@@ -186,12 +186,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
     settings = render_settings(args.resolution, args.frames)  # bad ones fail before any work
     brains = chosen_brains(args)
     scenes = args.scenes or "default"
-    try:
-        chosen_scenes = bench_set(scenes, args.limit)
-    except (OSError, ValueError) as exc:
-        raise CliError(f"--scenes {scenes}: {exc}") from None
     if args.limit is not None and args.limit < 1:
         raise CliError(f"--limit must be at least 1, got {args.limit}")
+    try:  # the first --limit scenes are chosen, then read: one that cannot be is its error
+        chosen_scenes, unreadable = read_bench_set(scenes, args.limit)
+    except (OSError, ValueError) as exc:
+        raise CliError(f"--scenes {scenes}: {exc}") from None
+    if shard is None:
+        for problem in unreadable:
+            print(f"unreadable: {problem}", file=sys.stderr)
+    if not chosen_scenes:
+        raise CliError(
+            f"--scenes {scenes}: none of its {len(unreadable)} chosen scenes can be read"
+        )
     if args.episodes_per_process is not None and args.episodes_per_process < 0:
         raise CliError(
             f"--episodes-per-process must be 0 (in this process) or more, "
@@ -241,6 +248,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         status = run_episodes(args, chosen_scenes, brains, settings)
     skipped = bench_skipped(scenes) if args.limit is None else None
     write_results(run, chosen_scenes, started, skipped)
+    if unreadable:  # named again where the run ends, and the run is not a success
+        print(
+            f"{len(unreadable)} scene(s) could not be read and were not run:\n  "
+            + "\n  ".join(unreadable),
+            file=sys.stderr,
+        )
+        return status or 1
     return status
 
 

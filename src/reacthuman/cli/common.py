@@ -104,13 +104,18 @@ def spec_path(target: Path) -> Path:
     return target / "spec.json" if target.is_dir() else target
 
 
-def load_specs(target: Path) -> list:
-    from reacthuman.scenes.sets import SetError, load_spec, read_set
+def load_specs(target: Path) -> tuple[list, list[str]]:
+    """The specs at ``target`` (a set folder, a scene folder or a spec file) and the set's
+    scenes that could not be read, each named with its file and why: one bad scene is its
+    own error, the others are run (``scenes.sets.read_scenes``). CliError when ``target``
+    itself cannot be read (no set.json or spec, an invalid manifest)."""
+    from reacthuman.scenes.sets import SetError, load_spec, read_scenes
 
     try:
         if target.is_dir() and (target / "set.json").is_file():
-            return [scene.spec for scene in read_set(target)[1]]
-        return [load_spec(spec_path(target))]
+            _manifest, scenes, problems = read_scenes(target)
+            return [scene.spec for scene in scenes], problems
+        return [load_spec(spec_path(target))], []
     except SetError as exc:
         raise CliError(str(exc)) from None
 

@@ -76,7 +76,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
 
     from reacthuman.brain.run import Brain, ModelBrain, baseline, decide_all, write_outcome
     from reacthuman.brain.store import ResponseStore
-    from reacthuman.layout import LayoutError, find_scenes
+    from reacthuman.layout import LayoutError, find_scenes, linked_folders
     from reacthuman.out_folder import claim, mark, write_text
 
     out = Path(args.out)
@@ -86,6 +86,8 @@ def cmd_decide(args: argparse.Namespace) -> int:
         folders = find_scenes(root) if root.is_dir() else []
     except LayoutError as exc:
         raise CliError(str(exc)) from None
+    for link in linked_folders(root) if root.is_dir() else []:
+        print(f"not decided: {link}: a link to a folder (links are not followed)", file=sys.stderr)
     if not folders:
         raise CliError(
             f"{root}: no observation/observation.json found (run `reacthuman observe` first)"

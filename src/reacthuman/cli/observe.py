@@ -90,7 +90,11 @@ def cmd_observe(args: argparse.Namespace) -> int:
     if not target.exists():
         raise CliError(f"{target}: no such file or folder")
     settings = render_settings(args.resolution, args.frames, args.window)
-    specs = load_specs(target)
+    specs, unreadable = load_specs(target)  # a scene that cannot be read is its own error
+    for problem in unreadable:
+        print(f"unreadable: {problem}", file=sys.stderr)
+    if not specs:
+        raise CliError(f"{target}: none of its {len(unreadable)} scenes could be read")
     try:
         mark(out, "observe")
     except OSError as exc:
@@ -113,6 +117,7 @@ def cmd_observe(args: argparse.Namespace) -> int:
     summary = {
         "settings": settings.model_dump(),
         "legend": args.legend,
+        "unreadable": unreadable,
         "scenes": [
             {
                 "scene_id": r.scene_id,
@@ -126,7 +131,12 @@ def cmd_observe(args: argparse.Namespace) -> int:
     }
     write_text(out, out / SUMMARY_FILE, json.dumps(summary, indent=2) + "\n")
     print(
-        f"{counts['ok']} observed, {counts['rejected']} rejected, {counts['failed']} failed "
-        f"({counts['cached']} from the cache) -> {out}"
+        f"{counts['ok']} observed, {counts['rejected']} rejected, {counts['failed']} failed, "
+        f"{len(unreadable)} unreadable ({counts['cached']} from the cache) -> {out}"
     )
-    return 1 if counts["failed"] else 0
+    if unreadable:
+        print(
+            f"{len(unreadable)} scene(s) could not be read:\n  " + "\n  ".join(unreadable),
+            file=sys.stderr,
+        )
+    return 1 if counts["failed"] or unreadable else 0

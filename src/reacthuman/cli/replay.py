@@ -17,7 +17,9 @@ def add_parser(commands: Any) -> None:
         description="Re-score each episode from its bag alone (scene, ground truth, executed "
         "decision and outcome) and compare with the score recorded live.",
     )
-    replay.add_argument("bags", nargs="+", help="bag folders, or folders holding bags")
+    replay.add_argument(
+        "bags", nargs="+", help="bag folders, their .mcap files, or folders holding bags"
+    )
     replay.add_argument("--topics", action="store_true", help="list each bag's topics")
     replay.set_defaults(func=cmd_replay)
 
@@ -25,10 +27,25 @@ def add_parser(commands: Any) -> None:
 def cmd_replay(args: argparse.Namespace) -> int:
     from reacthuman.ros.bag import BagError, find_bags, read_episode, rescore
 
-    bags = [b for p in args.bags for b in find_bags(Path(p))]
-    if not bags:
-        raise CliError(f"no finished rosbag2 episodes under {', '.join(args.bags)}")
+    bags = []
     mismatched = 0
+    for given in map(Path, args.bags):
+        found = find_bags(given)
+        if not found:  # each path named, never passed over without a word
+            what = (
+                "no such file or folder"
+                if not given.exists()
+                else (
+                    "not an .mcap file or a bag folder"
+                    if given.is_file()
+                    else "no finished bags in it"
+                )
+            )
+            print(f"reacthuman: error: {given}: {what}", file=sys.stderr)
+            mismatched += 1
+        bags += found
+    if not bags:
+        raise CliError(f"no finished rosbag2 episodes in {', '.join(args.bags)}")
     for path in bags:
         try:
             episode = read_episode(path)

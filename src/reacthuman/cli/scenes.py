@@ -369,7 +369,9 @@ def cmd_scenes_sheet(args: argparse.Namespace) -> int:
     target = Path(args.path)
     if not target.exists():
         raise CliError(f"{target}: no such file or folder")
-    specs = load_specs(target)
+    specs, unreadable = load_specs(target)
+    for problem in unreadable:
+        print(f"unreadable: {problem}", file=sys.stderr)
     chosen = []
     per_family: dict[str, int] = {}  # scenes seen per family (a StrEnum)
     for spec in specs:

@@ -28,7 +28,11 @@ def add_parser(commands: Any) -> None:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
     from reacthuman.brain.classify import ClassifierConfig
+    from reacthuman.cli.common import CliError
+    from reacthuman.documents import first_problem
     from reacthuman.out_folder import claim, mark
     from reacthuman.run_folder import RUN_VERBS, legacy_run
     from reacthuman.scoring.results import ResultsStore
@@ -36,7 +40,10 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     claim(out, "score", "run folder", accepts=RUN_VERBS, legacy=legacy_run)  # before any work
-    config = ClassifierConfig.load(args.classifier) if args.classifier else ClassifierConfig()
+    try:
+        config = ClassifierConfig.load(args.classifier) if args.classifier else ClassifierConfig()
+    except ValidationError as exc:
+        raise CliError(f"--classifier {args.classifier}: {first_problem(exc)}") from None
     rows, problems = score_folders(
         Path(args.observations), [Path(d) for d in args.decisions], config
     )

@@ -25,7 +25,7 @@ from reacthuman.brain.extract import ExtractionError, extract_json
 from reacthuman.brain.prompt import frame_content
 from reacthuman.brain.store import ResponseStore, decision_key, observation_hash
 from reacthuman.layout import brain_folder
-from reacthuman.observation import Observation
+from reacthuman.observation import Observation, read_observation_of
 from reacthuman.probes.labels import NEVER, Form, Kind, Probe
 from reacthuman.probes.scoring import Answer, ProbeResult, result
 
@@ -78,10 +78,15 @@ class Shown:
 
     @classmethod
     def load(cls, scene: Path) -> Shown:
-        """``scene``: the scene's folder in the observation set."""
+        """``scene``: the scene's folder in the observation set. Its files are read as a
+        brain may be shown them (``observation.read_shown``); ValueError naming the file that
+        cannot be (a link out of the scene, no regular file, too large, missing)."""
         folder = brain_folder(scene)
-        observation = Observation.load(folder / "observation.json")
-        return cls(observation, frame_content(observation, folder), observation_hash(folder))
+        observation = read_observation_of(folder)
+        try:
+            return cls(observation, frame_content(observation, folder), observation_hash(folder))
+        except OSError as exc:
+            raise ValueError(f"{exc.filename}: cannot read ({exc.strerror})") from None
 
 
 def messages(probe: Probe, shown: Shown) -> list[dict[str, Any]]:
@@ -147,20 +152,26 @@ async def run_model(
     semaphore = asyncio.Semaphore(concurrency)
     # The scenes whose probes are in flight, newest last: a scene's probes come together, so
     # a few scenes suffice, and a whole set's encoded frames (hundreds of MB) are never held.
-    shown: OrderedDict[str, Shown] = OrderedDict()
+    # Each is read once, off the event loop (a slow disk holds no other probe's request).
+    shown: OrderedDict[str, asyncio.Future[Shown]] = OrderedDict()
 
-    def frames_of(scene_id: str) -> Shown:
+    async def frames_of(scene_id: str) -> Shown:
         if scene_id not in shown:
-            shown[scene_id] = Shown.load(scenes[scene_id])
+            shown[scene_id] = asyncio.ensure_future(asyncio.to_thread(Shown.load, scenes[scene_id]))
             while len(shown) > concurrency + 1:
                 shown.popitem(last=False)
         shown.move_to_end(scene_id)
-        return shown[scene_id]
+        return await shown[scene_id]
 
     async def one(probe: Probe) -> ProbeResult:
         async with semaphore:
-            answer, record = await ask_probe(client, store, probe, frames_of(probe.scene_id))
-        done = result(probe, client.model, answer, record.r1_reason)
+            try:
+                frames = await frames_of(probe.scene_id)
+            except ValueError as exc:  # that scene's probes are unusable; nothing is sent
+                done = result(probe, client.model, None, f"cannot read its frames: {exc}")
+            else:
+                answer, record = await ask_probe(client, store, probe, frames)
+                done = result(probe, client.model, answer, record.r1_reason)
         if on_result is not None:
             on_result(done)
         return done

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from reacthuman.layout import brain_folder
-from reacthuman.observation import CameraInfo, Observation
+from reacthuman.observation import CameraInfo, Observation, frame_pixels
 from reacthuman.probes.labels import (
     NEVER,
     Direction,
@@ -43,13 +43,8 @@ Point = tuple[float, float, float]
 Answer = float | str | None  # as probes.scoring judges it
 
 
-def _pixels(path: Path) -> np.ndarray:
-    import cv2
-
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise ValueError(f"{path}: not an image")
-    return image.astype(np.int16)
+def _pixels(folder: Path, file: str) -> np.ndarray:
+    return np.asarray(frame_pixels(folder, file)).astype(np.int16)
 
 
 def moving_pixels(frames: Sequence[np.ndarray]) -> list[tuple[float, float] | None]:
@@ -89,7 +84,7 @@ def estimates(observation: Observation, folder: Path) -> dict[Kind, object]:
     )
     if camera is None or not frames:
         raise ValueError(f"{observation.scene_id}: no egocentric camera and frames to read")
-    images = [_pixels(folder / f.file) for f in frames]
+    images = [_pixels(folder, f.file) for f in frames]
     out: dict[Kind, object] = {}
     half = images[0].shape[1] // 2
     left, right = images[0][:, :half].mean(), images[0][:, half:].mean()

@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from reacthuman.documents import first_problem
 from reacthuman.layout import (
     GROUND_TRUTH_FILE,
     OBSERVATION_FILE,
@@ -17,9 +18,10 @@ from reacthuman.layout import (
     brain_folder,
     find_scenes,
 )
-from reacthuman.observation import Observation
+from reacthuman.observation import read_observation_of
 from reacthuman.probes.labels import Probe, probes_for
 from reacthuman.probes.scoring import ProbeResult
+from reacthuman.safe_files import DOCUMENT_LIMIT, read_inside
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scenes.truth import GroundTruth
 from reacthuman.scoring.results import ScoreRow
@@ -41,12 +43,22 @@ def probes_of_scene(scene: Path) -> list[Probe]:
     missing = [f"{name} ({path})" for name, path in files.items() if not path.is_file()]
     if missing:
         raise ProbeSetError(f"{scene}: no {', no '.join(missing)}")
+
+    def parse(model: type[Row], name: str) -> Row:
+        # No file that links out of the scene, is no regular file or is too large.
+        try:
+            return model.model_validate_json(read_inside(files[name], scene, DOCUMENT_LIMIT))
+        except ValidationError as exc:
+            raise ProbeSetError(f"{files[name]}: {first_problem(exc)}") from None
+
     try:
-        spec = SceneSpec.load(files["spec"])
-        truth = GroundTruth.load(files["ground truth"])
-        observation = Observation.load(files["observation"])
-        return probes_for(spec, truth, observation)
-    except (ValidationError, ValueError) as exc:
+        spec, truth = parse(SceneSpec, "spec"), parse(GroundTruth, "ground truth")
+        return probes_for(spec, truth, read_observation_of(brain_folder(scene)))
+    except ProbeSetError:
+        raise
+    except OSError as exc:
+        raise ProbeSetError(f"{exc.filename}: cannot read ({exc.strerror})") from None
+    except ValueError as exc:
         raise ProbeSetError(f"{scene}: {exc}") from None
 
 

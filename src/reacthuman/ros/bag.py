@@ -116,10 +116,15 @@ REPAIR = "delete the bag and rerun `reacthuman bench` with the same --out to rec
 
 
 def read_episode(path: Path) -> BagEpisode:
-    """The episode a finished bag holds; BagError naming the bag and what is wrong with it."""
-    if not (path / "metadata.yaml").is_file():
-        raise BagError(f"{path}: not a rosbag2 bag (no metadata.yaml)")
-    for storage in sorted(path.glob("*.mcap")):
+    """The episode a finished bag holds (its folder, or its one ``.mcap`` file, which holds
+    every message and type); BagError naming the bag and what is wrong with it."""
+    if path.is_file() and path.suffix == ".mcap":
+        storages = [path]
+    elif not (path / "metadata.yaml").is_file():
+        raise BagError(f"{path}: not a rosbag2 bag (no metadata.yaml) nor an .mcap file")
+    else:
+        storages = sorted(path.glob("*.mcap"))
+    for storage in storages:
         damage = mcap_crc.problems(storage)
         if damage:
             raise BagError(f"{storage}: damaged: {'; '.join(damage)}; {REPAIR}")
@@ -181,6 +186,10 @@ def rescore(episode: BagEpisode) -> ScoreRow:
 
 
 def find_bags(root: Path) -> list[Path]:
+    """The finished bags at ``root``: a bag folder, an ``.mcap`` file (a bag's storage file,
+    copied out on its own), or a folder holding bags."""
+    if root.is_file():
+        return [root] if root.suffix == ".mcap" else []
     if (root / "metadata.yaml").is_file():
         return [root]
     return sorted(

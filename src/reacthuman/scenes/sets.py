@@ -44,6 +44,7 @@ from pydantic import (
 
 from reacthuman.documents import first_problem
 from reacthuman.out_folder import MARKER_FILE, OutFolderError, claim, marker_text, read_marker
+from reacthuman.safe_files import DOCUMENT_LIMIT, UnsafeFile, read_inside, read_regular
 from reacthuman.scenes.catalogue import Catalogue, default_catalogue
 from reacthuman.scenes.generate import (
     DEFAULT_ADVERSARIAL_RATE,
@@ -528,15 +529,112 @@ class SetReadError(SetError):
         self.problems = problems
 
 
-def load_spec(path: str | Path) -> SceneSpec:
-    """Read and validate one spec file; errors name the file and the field."""
+def load_spec(path: str | Path, root: str | Path | None = None) -> SceneSpec:
+    """Read and validate one spec file; errors name the file and the field. ``root``: the
+    folder it must not lead out of (a set's or a scene's, ``safe_files``); without one the
+    file is one a person named, and a link to it is followed."""
     path = Path(path)
     try:
-        return SceneSpec.from_json(path.read_bytes())  # not UTF-8: a ValidationError
+        data = (
+            read_regular(path, DOCUMENT_LIMIT)
+            if root is None
+            else read_inside(path, Path(root), DOCUMENT_LIMIT)
+        )
+        return SceneSpec.from_json(data)  # not UTF-8: a ValidationError
     except OSError as exc:
         raise SetError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnsafeFile as exc:
+        raise SetError(str(exc)) from None
     except ValidationError as exc:
         raise SetError(f"{path}: invalid spec: {first_problem(exc)}") from None
+
+
+def read_manifest(path: str | Path) -> SetManifest:
+    """A set's set.json; SetError naming the file and its first problem."""
+    root = Path(path)
+    if not (root / "set.json").is_file():
+        raise SetError(f"{root}: not a scene set (no set.json)")
+    try:
+        return SetManifest.model_validate_json(read_inside(root / "set.json", root, DOCUMENT_LIMIT))
+    except OSError as exc:
+        raise SetError(f"{root / 'set.json'}: cannot read: {exc.strerror}") from None
+    except UnsafeFile as exc:
+        raise SetError(str(exc)) from None
+    except ValidationError as exc:
+        raise SetError(f"{root / 'set.json'}: invalid manifest: {first_problem(exc)}") from None
+
+
+def read_scene(path: str | Path, entry: str) -> Scene:
+    """One scene of the set at ``path`` (``entry``: its ``<family>/<scene_id>`` in set.json):
+    its spec and metadata, checked against each other, neither leading out of the set
+    (``safe_files``); SetError naming the file and the problem."""
+    root = Path(path)
+    folder = root / entry
+    spec = load_spec(folder / "spec.json", root)
+    meta_path = folder / "metadata.json"
+    try:
+        metadata = SceneMetadata.model_validate_json(read_inside(meta_path, root, DOCUMENT_LIMIT))
+    except OSError as exc:
+        raise SetError(f"{meta_path}: cannot read: {exc.strerror}") from None
+    except UnsafeFile as exc:
+        raise SetError(str(exc)) from None
+    except ValidationError as exc:
+        raise SetError(f"{meta_path}: invalid metadata: {first_problem(exc)}") from None
+    # Simulated labels cannot be recomputed without simulating; intended ones can.
+    pin = spec.generator.pin
+    if (metadata.authored is None) != (pin is None) or (
+        metadata.authored is not None
+        and pin is not None
+        and metadata.authored.severity != pin.severity
+    ):
+        raise SetError(
+            f"{meta_path}: an authored scene's metadata and spec go together "
+            "(provenance without a pinned spec, a pinned spec without provenance, or "
+            "two severities)"
+        )
+    expected = metadata_for(spec, authored=metadata.authored)
+    if metadata.label_source == "simulated":
+        expected = expected.model_copy(
+            update={
+                k: getattr(metadata, k)
+                for k in (
+                    "label",
+                    "safety",
+                    "reaches_observer",
+                    "label_source",
+                    "moment",
+                    "twin",
+                    "views",
+                )
+            }
+        )
+    if metadata != expected:
+        differing = [
+            k for k in SceneMetadata.model_fields if getattr(metadata, k) != getattr(expected, k)
+        ]
+        raise SetError(f"{meta_path}: disagrees with its spec in {', '.join(differing)}")
+    if entry != f"{spec.family.value}/{spec.scene_id}":
+        raise SetError(f"{folder}: holds scene {spec.scene_id} of {spec.family.value}")
+    return Scene(spec=spec, metadata=metadata)
+
+
+def read_scenes(
+    path: str | Path, limit: int | None = None
+) -> tuple[SetManifest, list[Scene], list[str]]:
+    """The first ``limit`` scenes that set.json lists (all without one), each read on its
+    own: a scene that cannot be read is named in the problems (its file and why) and the
+    others are kept. Scenes past ``limit`` are never read. What a run over a set uses
+    (``observe``, ``bench``); ``read_set`` checks a whole set strictly."""
+    root = Path(path)
+    manifest = read_manifest(root)
+    scenes: list[Scene] = []
+    problems: list[str] = []
+    for entry in manifest.scenes if limit is None else manifest.scenes[:limit]:
+        try:
+            scenes.append(read_scene(root, entry))
+        except SetError as exc:
+            problems.append(str(exc))
+    return manifest, scenes, problems
 
 
 def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
@@ -546,71 +644,7 @@ def read_set(path: str | Path) -> tuple[SetManifest, list[Scene]]:
     error, not a silent change of ground truth).
     """
     root = Path(path)
-    if not (root / "set.json").is_file():
-        raise SetError(f"{root}: not a scene set (no set.json)")
-    try:
-        manifest = SetManifest.model_validate_json((root / "set.json").read_bytes())
-    except ValidationError as exc:
-        raise SetError(f"{root / 'set.json'}: invalid manifest: {first_problem(exc)}") from None
-    problems: list[str] = []
-    scenes: list[Scene] = []
-    for entry in manifest.scenes:
-        folder = root / entry
-        try:
-            spec = load_spec(folder / "spec.json")
-        except SetError as exc:
-            problems.append(str(exc))
-            continue
-        meta_path = folder / "metadata.json"
-        try:
-            metadata = SceneMetadata.model_validate_json(meta_path.read_bytes())
-        except OSError as exc:
-            problems.append(f"{meta_path}: cannot read: {exc.strerror}")
-            continue
-        except ValidationError as exc:
-            problems.append(f"{meta_path}: invalid metadata: {first_problem(exc)}")
-            continue
-        # Simulated labels cannot be recomputed without simulating; intended ones can.
-        pin = spec.generator.pin
-        if (metadata.authored is None) != (pin is None) or (
-            metadata.authored is not None
-            and pin is not None
-            and metadata.authored.severity != pin.severity
-        ):
-            problems.append(
-                f"{meta_path}: an authored scene's metadata and spec go together "
-                "(provenance without a pinned spec, a pinned spec without provenance, or "
-                "two severities)"
-            )
-            continue
-        expected = metadata_for(spec, authored=metadata.authored)
-        if metadata.label_source == "simulated":
-            expected = expected.model_copy(
-                update={
-                    k: getattr(metadata, k)
-                    for k in (
-                        "label",
-                        "safety",
-                        "reaches_observer",
-                        "label_source",
-                        "moment",
-                        "twin",
-                        "views",
-                    )
-                }
-            )
-        if metadata != expected:
-            differing = [
-                k
-                for k in SceneMetadata.model_fields
-                if getattr(metadata, k) != getattr(expected, k)
-            ]
-            problems.append(f"{meta_path}: disagrees with its spec in {', '.join(differing)}")
-            continue
-        if entry != f"{spec.family.value}/{spec.scene_id}":
-            problems.append(f"{folder}: holds scene {spec.scene_id} of {spec.family.value}")
-            continue
-        scenes.append(Scene(spec=spec, metadata=metadata))
+    manifest, scenes, problems = read_scenes(root)
     listed = set(manifest.scenes)
     for spec_file in sorted(root.glob("*/*/spec.json")):
         entry = f"{spec_file.parent.parent.name}/{spec_file.parent.name}"

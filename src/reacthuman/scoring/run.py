@@ -16,6 +16,7 @@ from reacthuman.brain.classify import ClassifierConfig
 from reacthuman.brain.client import Decision
 from reacthuman.documents import first_problem
 from reacthuman.layout import GROUND_TRUTH_FILE, SPEC_FILE
+from reacthuman.safe_files import DOCUMENT_LIMIT, UnsafeFile, read_inside
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scenes.truth import GroundTruth
 from reacthuman.scoring.metrics import score_decision
@@ -27,9 +28,13 @@ class _Unreadable(ValueError):
     pass
 
 
-def _load(model, path: Path):
-    """The file as ``model``; _Unreadable naming the file and its first problem."""
-    data = path.read_bytes()
+def _load(model, path: Path, root: Path):
+    """The file as ``model``, read inside ``root`` (``safe_files``); _Unreadable naming the
+    file and its first problem."""
+    try:
+        data = read_inside(path, root, DOCUMENT_LIMIT)
+    except UnsafeFile as exc:
+        raise _Unreadable(str(exc)) from None
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -78,9 +83,9 @@ def score_folders(
         for plan_file in plans:
             scene = observations / plan_file.parent.relative_to(root)
             try:
-                decision = _load(Decision, plan_file)
-                truth = _load(GroundTruth, scene / GROUND_TRUTH_FILE)
-                spec = _load(SceneSpec, scene / SPEC_FILE)
+                decision = _load(Decision, plan_file, root)
+                truth = _load(GroundTruth, scene / GROUND_TRUTH_FILE, observations)
+                spec = _load(SceneSpec, scene / SPEC_FILE, observations)
             except OSError as exc:
                 problems.append(f"{exc.filename}: cannot read ({exc.strerror})")
                 continue
