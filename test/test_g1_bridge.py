@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from typing import Any
 
 import pytest
 import rclpy
@@ -58,39 +59,44 @@ def walking_plan(episode: int = 0, speed: float = 0.5, seconds: float = WALK) ->
 EARLY_EPISODE = 7  # a plan that arrives during the soft start: dropped, never walked later
 
 
+def unitree_domain() -> int:
+    """A DDS domain of its own for Unitree's interface, apart from ROS's."""
+    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
+    random.shuffle(ids)
+    return choose_domain(ids)
+
+
+def start_g1(
+    domain: int, env: dict[str, str], logs: dict[str, Any], bridge: list[str], guard: list[str]
+) -> dict[str, subprocess.Popen]:
+    """The simulated G1 (``g1-bridge`` with ``bridge``'s arguments), the guard (``--arm`` and
+    ``guard``'s) and the spine on ``backend:=g1``, as three processes on Unitree's
+    ``domain``, each writing to ``logs[name]``."""
+    cli = [sys.executable, "-m", "reacthuman"]
+    common = ["--domain", str(domain), "--interface", "lo"]
+    commands = {
+        "bridge": [*cli, "g1-bridge", *common, *bridge],
+        "guard": [*cli, "g1-guard", *common, "--arm", *guard],
+        "spine": node_command("spine_node", backend="g1", dds_domain=domain, use_sim_time="false"),
+    }
+    return {
+        name: subprocess.Popen(command, env=env, stdout=logs[name], stderr=subprocess.STDOUT)
+        for name, command in commands.items()
+    }
+
+
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     """One bridged run: soft start (a plan sent meanwhile), 10 s standing, a 5 s walk, the
     spine killed 1 s later."""
     out = tmp_path_factory.mktemp("g1-bridge")
     env = graph_env()
-    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
-    random.shuffle(ids)
-    domain = choose_domain(ids)  # Unitree's DDS domain, apart from ROS's
+    domain = unitree_domain()
     seconds = SOFT_START + STAND + WALK + 2.5
-    cli = [sys.executable, "-m", "reacthuman"]
-    common = ["--domain", str(domain), "--interface", "lo"]
     logs = {name: (out / f"{name}.log").open("w") for name in ("bridge", "guard", "spine")}
-    procs = {
-        "bridge": subprocess.Popen(
-            [*cli, "g1-bridge", *common, "--seconds", str(seconds), "--record", str(out / "rec")],
-            env=env,
-            stdout=logs["bridge"],
-            stderr=subprocess.STDOUT,
-        ),
-        "guard": subprocess.Popen(
-            [*cli, "g1-guard", *common, "--arm"],
-            env=env,
-            stdout=logs["guard"],
-            stderr=subprocess.STDOUT,
-        ),
-        "spine": subprocess.Popen(
-            node_command("spine_node", backend="g1", dds_domain=domain, use_sim_time="false"),
-            env=env,
-            stdout=logs["spine"],
-            stderr=subprocess.STDOUT,
-        ),
-    }
+    procs = start_g1(
+        domain, env, logs, ["--seconds", str(seconds), "--record", str(out / "rec")], []
+    )
     ticks = [-1]
     channel = Channel(domain, "lo")
     reader = channel.reader(LOWSTATE_TOPIC, LowState_, lambda m: ticks.__setitem__(0, m.tick))
@@ -227,33 +233,18 @@ def test_the_bridged_g1_stands_in_real_time_under_a_500_hz_state_stream(tmp_path
     is about the stream and the standing; the watchdog's 0.1 s latency is measured in lock
     step (``test_killing_the_spine_mid_walk_leaves_damping_within_the_guarantee``)."""
     env = graph_env()
-    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
-    random.shuffle(ids)
-    domain = choose_domain(ids)
-    cli = [sys.executable, "-m", "reacthuman"]
-    common = ["--domain", str(domain), "--interface", "lo"]
+    domain = unitree_domain()
     record = tmp_path / "rec"
     with (tmp_path / "log").open("w") as log:
-        bridge = subprocess.Popen(
-            [*cli, "g1-bridge", *common, "--realtime", "--seconds", "6", "--record", str(record)],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
+        bridge_args = ["--realtime", "--seconds", "6", "--record", str(record)]
+        procs = start_g1(
+            domain,
+            env,
+            dict.fromkeys(("bridge", "guard", "spine"), log),
+            bridge_args,
+            GUARD_TIMEOUTS_HERE,
         )
-        helpers = [
-            subprocess.Popen(
-                [*cli, "g1-guard", *common, "--arm", *GUARD_TIMEOUTS_HERE],
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            ),
-            subprocess.Popen(
-                node_command("spine_node", backend="g1", dds_domain=domain, use_sim_time="false"),
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            ),
-        ]
+        bridge, helpers = procs["bridge"], [procs["guard"], procs["spine"]]
         try:
             bridge.wait(timeout=300)
         finally:
@@ -292,9 +283,7 @@ def test_the_hardware_launch_with_arm_true_stands_the_simulated_g1(tmp_path):
     launch = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(launch)
     env = graph_env()
-    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
-    random.shuffle(ids)
-    domain = choose_domain(ids)
+    domain = unitree_domain()
     arguments = {name: default for name, (default, *_rest) in launch.ARGUMENTS.items()}
     arguments.update(
         arm="true",
@@ -380,34 +369,13 @@ def bridged_walk(out, busy: int) -> dict:
     is answered, so a stalled host is not a silent spine); its real-time watchdog is
     measured apart (BENCHMARKS.md)."""
     env = graph_env()
-    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
-    random.shuffle(ids)
-    domain = choose_domain(ids)
-    cli = [sys.executable, "-m", "reacthuman"]
-    common = ["--domain", str(domain), "--interface", "lo"]
+    domain = unitree_domain()
     out.mkdir()
     log = (out / "log").open("w")
     spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(busy)]
-    procs = [
-        subprocess.Popen(
-            [*cli, "g1-bridge", *common, "--seconds", str(WALK_RUN), "--record", str(out / "rec")],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        ),
-        subprocess.Popen(
-            [*cli, "g1-guard", *common, "--arm", *LOCKSTEP_PATIENCE],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        ),
-        subprocess.Popen(
-            node_command("spine_node", backend="g1", dds_domain=domain, use_sim_time="false"),
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        ),
-    ]
+    bridge_args = ["--seconds", str(WALK_RUN), "--record", str(out / "rec")]
+    logs = dict.fromkeys(("bridge", "guard", "spine"), log)
+    procs = list(start_g1(domain, env, logs, bridge_args, LOCKSTEP_PATIENCE).values())
     ticks = [-1]
     channel = Channel(domain, "lo")
     reader = channel.reader(LOWSTATE_TOPIC, LowState_, lambda m: ticks.__setitem__(0, m.tick))

@@ -31,7 +31,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -549,19 +549,28 @@ def load_spec(path: str | Path, root: str | Path | None = None) -> SceneSpec:
         raise SetError(f"{path}: invalid spec: {first_problem(exc)}") from None
 
 
+Document = TypeVar("Document", bound=BaseModel)
+
+
+def read_document(path: Path, root: Path, model: type[Document], what: str) -> Document:
+    """A JSON file of the set at ``root`` as ``model`` (``safe_files``: never a link out of
+    the set); SetError naming the file and its first problem, ``what`` it should have been."""
+    try:
+        return model.model_validate_json(read_inside(path, root, DOCUMENT_LIMIT))
+    except OSError as exc:
+        raise SetError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnsafeFile as exc:
+        raise SetError(str(exc)) from None
+    except ValidationError as exc:
+        raise SetError(f"{path}: invalid {what}: {first_problem(exc)}") from None
+
+
 def read_manifest(path: str | Path) -> SetManifest:
     """A set's set.json; SetError naming the file and its first problem."""
     root = Path(path)
     if not (root / "set.json").is_file():
         raise SetError(f"{root}: not a scene set (no set.json)")
-    try:
-        return SetManifest.model_validate_json(read_inside(root / "set.json", root, DOCUMENT_LIMIT))
-    except OSError as exc:
-        raise SetError(f"{root / 'set.json'}: cannot read: {exc.strerror}") from None
-    except UnsafeFile as exc:
-        raise SetError(str(exc)) from None
-    except ValidationError as exc:
-        raise SetError(f"{root / 'set.json'}: invalid manifest: {first_problem(exc)}") from None
+    return read_document(root / "set.json", root, SetManifest, "manifest")
 
 
 def read_scene(path: str | Path, entry: str) -> Scene:
@@ -572,14 +581,7 @@ def read_scene(path: str | Path, entry: str) -> Scene:
     folder = root / entry
     spec = load_spec(folder / "spec.json", root)
     meta_path = folder / "metadata.json"
-    try:
-        metadata = SceneMetadata.model_validate_json(read_inside(meta_path, root, DOCUMENT_LIMIT))
-    except OSError as exc:
-        raise SetError(f"{meta_path}: cannot read: {exc.strerror}") from None
-    except UnsafeFile as exc:
-        raise SetError(str(exc)) from None
-    except ValidationError as exc:
-        raise SetError(f"{meta_path}: invalid metadata: {first_problem(exc)}") from None
+    metadata = read_document(meta_path, root, SceneMetadata, "metadata")
     # Simulated labels cannot be recomputed without simulating; intended ones can.
     pin = spec.generator.pin
     if (metadata.authored is None) != (pin is None) or (
