@@ -259,3 +259,27 @@ def test_usage_counts_no_float_can_hold_are_not_counts(server):
     assert record.r1_reason is None and record.requests == 1
     assert (record.usage.prompt_tokens, record.usage.completion_tokens) == (0, 7)
     assert record.usage.cost is None
+
+
+@pytest.mark.genesis
+@pytest.mark.slow
+def test_bench_scores_each_unusable_answer_as_r1_with_the_reason_and_a_rerun_completes(
+    server, tmp_path
+):
+    """The three bodies in turn (six requests a decision: each is served twice), on the
+    direct path with the kinematic stand-in, the cheapest bench there is."""
+    server.responses = list(BODIES.values()) * 2
+    server.default = BODIES["empty"]
+    args = ["bench", "--direct", "--limit", "1", "--resolution", "320x180", "--no-bags"]
+    args += ["--controller", "kinematic-stand-in", "--model", "fake/model"]
+    args += ["--base-url", server.url, "--out", str(tmp_path / "run")]
+    done = run_cli_quick(*args, env=ENV)
+    no_traceback(done)
+    assert done.returncode == 0, done.stderr[-3000:]
+    (row,) = [json.loads(line) for line in (tmp_path / "run" / "scores.jsonl").open()]
+    assert row["primary_rule"] == "R1"
+    assert row["r1_reason"].startswith("no answer after 6 request(s): HTTP 200 but the body")
+    again = run_cli_quick(*args, env=ENV)
+    no_traceback(again)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert not key_on_disk(tmp_path)
