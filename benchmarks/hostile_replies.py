@@ -10,12 +10,13 @@ not, a conflicting Content-Length, JSON nested too deep, 4xx/5xx with Retry-Afte
 negative, infinite, huge, a date or words, a dropped connection, a body that drips past the
 deadline, the API key echoed) and the twelve reply shapes of ``test/test_brain_fuzz.py``,
 with a usable answer now and then. It runs, as a user does (a fresh process each), ``decide``
-on twelve observed scenes, ``probes decide`` on their probes, ``billiards bench --model``,
+on twelve observed scenes, ``probes decide`` on 64 of their probes, ``billiards bench --model``,
 ``scenes author --model`` and ``bench --model`` (two scenes on the direct path with the
 kinematic stand-in, every reply a transport shape: Genesis makes it the slowest, so it gets
 the smallest share, in the first round only), each followed by a rerun on the same store
-and output, in rounds until ``--replies`` replies were served. The client's backoff is shortened to 0.01 s (at most 0.2 s) and a decision's
-deadline to 20 s, as in the tests, so the campaign takes minutes.
+and output, in rounds until ``--replies`` replies were served. The client's backoff is
+shortened to 0.01 s (at most 0.2 s) and a decision's deadline to 20 s, as in the tests, so
+the campaign takes minutes (446 s on two busy cores).
 
 Prints, per entry point and in all: replies served, tracebacks, hangs past the deadline (a
 run that outlives its bound: the deadline for every wave of items in flight, plus start-up),
