@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -91,6 +93,8 @@ def make_handler(script: Script):
                 data, status, headers = completion(args[0]), 200, {}
             elif kind == "body":  # ("body", text): the whole response body as given
                 data, status, headers = args[0].encode(), 200, {}
+            elif kind == "bytes":  # ("bytes", status, headers, data): any bytes, any headers
+                status, headers, data = args
             else:  # ("status", code, headers, body)
                 status, headers, data = args[0], args[1], args[2].encode()
             self.send_response(status)
@@ -119,3 +123,21 @@ def serve(script: Script) -> Endpoint:
     threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True).start()
     script.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
     return httpd
+
+
+# The client's retries as a loopback endpoint needs them: 0.01 s backoff (not 1 s, doubling)
+# and a 30 s deadline, so a CLI run whose every reply is unusable takes seconds, not minutes.
+QUICK_RETRIES = (
+    "import sys; from reacthuman.brain.client import ModelClient; "
+    "ModelClient.__init__.__kwdefaults__.update(backoff=0.01, max_backoff=0.05, deadline=30.0); "
+    "from reacthuman.cli import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+def run_cli_quick(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``reacthuman ARGS`` in a fresh process, as a user runs it, but with the model client's
+    backoff and deadline shortened (``QUICK_RETRIES``)."""
+    return subprocess.run(
+        [sys.executable, "-c", QUICK_RETRIES, *args],
+        capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip

@@ -130,6 +130,14 @@ def read_walls(found: dict[str, Any]) -> dict[Wall, bool]:
     return out
 
 
+def _finite(value: int | float) -> bool:
+    """A finite number that converts to a float (an integer of 400 digits does not)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def read_positions(found: dict[str, Any]) -> dict[int, tuple[float, float] | None]:
     """Task 3's reply: ball id -> position at the horizon or None (pocketed)."""
     out: dict[int, tuple[float, float] | None] = {}
@@ -147,7 +155,7 @@ def read_positions(found: dict[str, Any]) -> dict[int, tuple[float, float] | Non
             not isinstance(pos, list)
             or len(pos) != 2
             or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in pos)
-            or not all(math.isfinite(v) for v in pos)
+            or not all(_finite(v) for v in pos)
         ):
             raise UnusableAnswer(f"ball {ball}: pos {pos!r} is not [x, y] in metres or null")
         x, y = float(pos[0]), float(pos[1])

@@ -1,29 +1,34 @@
 """A brain behind any OpenAI-compatible endpoint (OpenRouter as in the paper, vLLM, Ollama,
 LM Studio), built on the ``openai`` SDK.
 
-Every call ends in a recorded Decision, never an exception: transient failures (429 with or
-without Retry-After, 5xx, timeouts, dropped connections) are retried with exponential backoff
-and jitter, a reply that is not a usable plan is re-asked a bounded number of times, and
-what still fails is an R1 decision with its reason. The API key comes from an environment
-variable and is scrubbed from everything recorded.
+Every call ends in a recorded Decision, never an exception (the failure contract that
+``decide``, ``bench``, ``scenes author``, ``billiards bench`` and ``probes decide`` share):
+transient failures (429 with or without Retry-After, 5xx, timeouts, dropped connections, a
+200 whose body is no chat completion) are retried with exponential backoff and jitter, a
+reply that is not a usable plan is re-asked a bounded number of times, and what still fails
+is an R1 decision with its reason, within the decision's deadline. The API key comes from an
+environment variable and is scrubbed from everything recorded.
 """
 
 from __future__ import annotations
 
 import asyncio
+import email.utils
+import json
 import math
 import os
 import random
 import re
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
-from reacthuman.brain.extract import ExtractionError, extract_json
+from reacthuman.brain.extract import ExtractionError, extract_json, too_long
 from reacthuman.brain.plan import PlanError, ReactionPlan, parse_plan
 from reacthuman.brain.prompt import PROMPT_VERSION, REASK, build_messages
 from reacthuman.observation import Observation
@@ -37,10 +42,17 @@ MAX_REPLY_CHARS = 200_000
 # Seconds for one decision, every request, read, retry and re-ask together: a server that
 # drips one byte a second never times a read out, so only this ends its decision.
 DEFAULT_DEADLINE = 600.0
+MAX_COUNT = 2**53  # a token count or cost past this is no count (and a float cannot hold it)
 
 
 class ReplyError(ValueError):
     """A reply's JSON object is not an answer to the question asked (asked again, with this)."""
+
+
+class MalformedResponse(Exception):
+    """A 200 whose body is no chat completion (not JSON, empty, a list, an error object, a
+    number past Python's 4,300 digits): the endpoint's failure, retried like a 5xx and then
+    recorded as one, never parsed as the model's answer."""
 
 
 Accept = Callable[[dict[str, Any]], None]  # takes a reply's JSON object, or raises ReplyError
@@ -97,12 +109,12 @@ def clean_text(text: str) -> str:
 
 def token_count(value: Any) -> int:
     """A token count as an endpoint reports it: a non-negative integer, else 0 (1.5, NaN,
-    "12" or -3 are not counts, and a stored one must read back)."""
+    "12", -3 or 10**400 are not counts, and a stored one must read back)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return 0
-    if not math.isfinite(value) or value < 0 or value != int(value):
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
         return 0
-    return int(value)
+    return int(value) if 0 <= value <= MAX_COUNT else 0  # no float of a 400-digit int
 
 
 def kept(reply: str) -> str:
@@ -205,18 +217,22 @@ class ModelClient:
         if retry_after is not None:
             return min(retry_after, self.max_backoff)
         base = min(self.backoff * 2**attempt, self.max_backoff)
-        return base * self._jitter.uniform(0.5, 1.5)
+        return max(0.0, base * self._jitter.uniform(0.5, 1.5))
 
-    async def _request(self, messages: list[dict[str, Any]], decision: Decision) -> Any:
+    async def _request(self, messages: list[dict[str, Any]], decision: Decision) -> dict[str, Any]:
+        """One request; the completion's JSON object, read here rather than by the SDK so
+        that no body, however malformed, raises anything but the SDK's status and connection
+        errors or MalformedResponse."""
         decision.requests += 1
         if self._limiter is not None:
             await self._limiter.wait()
-        return await self._client.chat.completions.create(
+        raw = await self._client.chat.completions.with_raw_response.create(
             model=self.model,
             messages=messages,  # type: ignore[arg-type]
             temperature=self.temperature,
             max_tokens=self.max_tokens,
         )
+        return completion_object(raw.http_response.content)
 
     async def _complete(self, messages: list[dict[str, Any]], decision: Decision) -> Any:
         """One chat completion with retries; raises RuntimeError (scrubbed) when they run out."""
@@ -230,7 +246,7 @@ class ModelClient:
         )
         try:
             return await retrying(self._request, messages, decision)
-        except (openai.APIStatusError, openai.APIConnectionError) as exc:
+        except (openai.APIStatusError, openai.APIConnectionError, MalformedResponse) as exc:
             last = _failure(exc)
         raise RuntimeError(self.scrub(f"no answer after {decision.requests} request(s): {last}"))
 
@@ -266,6 +282,10 @@ class ModelClient:
         except RuntimeError as exc:
             record.r1_reason = str(exc)
             record.api_failure = True
+        except Exception as exc:  # the contract's last line: whatever else, a recorded R1
+            record.plan = None
+            record.r1_reason = self.scrub(f"the request failed: {type(exc).__name__}: {exc}")
+            record.api_failure = True
         record.latency_s = time.perf_counter() - started
         return record
 
@@ -275,18 +295,16 @@ class ModelClient:
         """Ask, and re-ask while the reply is unusable; fills ``decision`` as it goes."""
         for ask in range(self.max_reasks + 1):
             response = await self._complete(messages, decision)
-            usage = getattr(response, "usage", None)
-            if usage is not None:
-                decision.usage.prompt_tokens += token_count(getattr(usage, "prompt_tokens", 0))
-                decision.usage.completion_tokens += token_count(
-                    getattr(usage, "completion_tokens", 0)
-                )
-                cost = (getattr(usage, "model_extra", None) or {}).get("cost")
-                if isinstance(cost, int | float) and math.isfinite(cost):
-                    decision.usage.cost = (decision.usage.cost or 0.0) + float(cost)
-            choices = getattr(response, "choices", None) or []
-            message = getattr(choices[0], "message", None) if choices else None
-            reply = clean_text(reply_text(getattr(message, "content", None)))
+            usage = response.get("usage")
+            if isinstance(usage, dict):
+                decision.usage.prompt_tokens += token_count(usage.get("prompt_tokens"))
+                decision.usage.completion_tokens += token_count(usage.get("completion_tokens"))
+                cost = usage.get("cost")
+                if isinstance(cost, int) and not isinstance(cost, bool) and abs(cost) <= MAX_COUNT:
+                    cost = float(cost)  # an int of 400 digits has no float
+                if isinstance(cost, float) and math.isfinite(cost):
+                    decision.usage.cost = (decision.usage.cost or 0.0) + cost
+            reply = clean_text(reply_text(message_content(response)))
             decision.replies.append(kept(self.scrub(reply)))
             try:
                 if len(reply) > MAX_REPLY_CHARS:
@@ -324,11 +342,56 @@ class RateLimiter:
             await asyncio.sleep(start - now)
 
 
+def completion_object(body: bytes) -> dict[str, Any]:
+    """A response body as a chat completion's JSON object: an object with a ``choices``
+    list whose first entry, if any, is an object with an object (or null) ``message``;
+    MalformedResponse saying what it is instead."""
+    if not body.strip():
+        raise MalformedResponse("the body is empty")
+    try:
+        found = json.loads(body)
+    except RecursionError:
+        raise MalformedResponse("the body is JSON nested too deep to read") from None
+    except json.JSONDecodeError as exc:
+        raise MalformedResponse(f"the body is not JSON ({exc.msg} at byte {exc.pos})") from None
+    except ValueError as exc:  # not UTF-8, or an integer past Python's 4,300 digits
+        problem = f"a number too long to read, {too_long(exc)}" if "digits" in str(exc) else exc
+        raise MalformedResponse(f"the body cannot be read ({problem})") from None
+    if not isinstance(found, dict):
+        raise MalformedResponse(f"the body is a JSON {_json_type(found)}, not a chat completion")
+    choices = found.get("choices")
+    if not isinstance(choices, list):
+        error = found.get("error")  # OpenRouter answers some upstream failures with a 200
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            raise MalformedResponse(f"the body is an error: {clean_text(error['message'])[:200]}")
+        raise MalformedResponse('the body has no "choices" list, so it is not a chat completion')
+    if choices and not isinstance(choices[0], dict):
+        raise MalformedResponse(f"its first choice is a JSON {_json_type(choices[0])}")
+    if choices and not isinstance(choices[0].get("message"), dict | None):
+        raise MalformedResponse(f"its message is a JSON {_json_type(choices[0]['message'])}")
+    return found
+
+
+def message_content(completion: dict[str, Any]) -> Any:
+    """The first choice's message content (None where there is no choice or message)."""
+    choices = completion["choices"]
+    message = choices[0].get("message") if choices else None
+    return message.get("content") if message else None
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "object", list: "list", str: "string", bool: "boolean", type(None): "null"}
+    return names.get(type(value), "number")
+
+
 def _transient(exc: BaseException) -> bool:
     """Worth another try: 429, 5xx, a timeout or a dropped connection (APITimeoutError is
-    an APIConnectionError); another 4xx does not heal by retrying."""
+    an APIConnectionError), a 200 that is no completion; another 4xx does not heal by
+    retrying."""
     import openai
 
+    if isinstance(exc, MalformedResponse):
+        return True
     if isinstance(exc, openai.APIStatusError):
         return isinstance(exc, openai.RateLimitError) or exc.status_code >= 500
     return isinstance(exc, openai.APIConnectionError)
@@ -344,13 +407,32 @@ def _failure(exc: Any) -> str:
         return f"HTTP {exc.status_code}: {exc.message}"
     if isinstance(exc, openai.APITimeoutError):
         return "the request timed out"
+    if isinstance(exc, MalformedResponse):
+        return f"HTTP 200 but {exc}"
     return f"connection failed: {exc.message}"
 
 
 def _retry_after(exc: Any) -> float | None:
+    """The seconds a failed response's Retry-After asks for (RFC 9110 10.2.3: seconds, or an
+    HTTP date), 0 or more and possibly infinite (the caller caps it); None where it has none
+    or it is neither (NaN, negative, words), so the jittered backoff applies."""
     response = getattr(exc, "response", None)
     value = response.headers.get("retry-after") if response is not None else None
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
+    if value is None:
         return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        return _seconds_until(value)
+    return seconds if seconds >= 0 else None  # NaN compares false
+
+
+def _seconds_until(date: str) -> float | None:
+    """Seconds from now to an HTTP date (0 for one past), None for text that is not one."""
+    try:
+        when = email.utils.parsedate_to_datetime(date)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())

@@ -41,6 +41,12 @@ def first_balanced_object(text: str) -> str | None:
     return None if best is None else text[best[0] : best[1] + 1]
 
 
+def too_long(exc: ValueError) -> str:
+    """What json says of an integer past Python's 4,300 digits, without its advice to the
+    programmer: ``value has 5000 digits``."""
+    return str(exc).split(";")[0].split(": ")[-1]
+
+
 def extract_json(reply: str | None) -> dict[str, Any]:
     """The reply's JSON object; code fences first, then the first balanced object anywhere."""
     if not reply or not reply.strip():
@@ -55,6 +61,12 @@ def extract_json(reply: str | None) -> dict[str, Any]:
             value = json.loads(found)
         except json.JSONDecodeError as exc:
             errors.append(f"{exc.msg} at character {exc.pos}")
+            continue
+        except ValueError as exc:  # an integer past Python's 4,300 digits
+            errors.append(f"a number too long to read ({too_long(exc)})")
+            continue
+        except RecursionError:
+            errors.append("nested too deep to read")
             continue
         if isinstance(value, dict):
             return value
