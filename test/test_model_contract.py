@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 import time
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
@@ -19,7 +20,7 @@ from email.utils import format_datetime
 import pytest
 from loopback import GOOD, run_cli_quick
 
-from reacthuman.brain.client import Decision, ModelClient
+from reacthuman.brain.client import Decision, MalformedResponse, ModelClient, completion_object
 from reacthuman.brain.extract import ExtractionError, extract_json
 
 KEY = "sk-test-contract-0123456789abcdef"  # not a real key
@@ -75,10 +76,20 @@ def test_a_200_that_is_no_completion_then_a_good_one_is_a_plan(server):
     assert record.r1_reason is None and record.requests == 3 and not record.api_failure
 
 
-def test_a_reply_whose_json_cannot_be_read_is_an_unusable_reply():
-    for text in ('{"answer": ' + "7" * 5000 + "}", '{"a": ' + "[" * 5000 + "]" * 5000 + "}"):
-        with pytest.raises(ExtractionError, match="too long to read|nested too deep"):
-            extract_json(text)
+@pytest.mark.parametrize("int_digits", [4300, 0], ids=["python's bound", "bound lifted"])
+def test_a_reply_whose_json_cannot_be_read_is_an_unusable_reply(int_digits):
+    """Also where a library lifted Python's bound on int(str) (in the whole suite, one did:
+    the 5,000-digit number then parsed)."""
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(int_digits)
+    try:
+        for text in ('{"answer": ' + "7" * 5000 + "}", '{"a": ' + "[" * 5000 + "]" * 5000 + "}"):
+            with pytest.raises(ExtractionError, match="too long to read|nested too deep"):
+                extract_json(text)
+        with pytest.raises(MalformedResponse, match="a number too long to read"):
+            completion_object(b'{"choices": [], "n": ' + b"7" * 5000 + b"}")
+    finally:
+        sys.set_int_max_str_digits(before)
 
 
 @pytest.mark.parametrize(

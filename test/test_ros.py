@@ -278,6 +278,18 @@ def test_the_hardware_launch_file_starts_the_guard_disarmed_the_spine_on_the_g1_
         module.start_nodes(context)
 
 
+def test_a_batch_row_of_a_body_without_velocities_reads_back_without_them():
+    """The kinematic stand-in reports no velocities: its batch of 10 joints was 32 values
+    where a row holds 42, the spine refused every batch and bench failed after 120 s."""
+    from reacthuman.spine.command import JointState
+
+    names = tuple(f"j{i}" for i in range(10))
+    state = JointState(0, 0.0, names, tuple(float(i) for i in range(10)), ())
+    (row,) = convert.batch_rows(convert.batch_states_msg([state], [20_000_000]))
+    assert row.positions == state.positions and row.velocities == ()
+    assert row.imu_quat is None and row.ns == 20_000_000
+
+
 def test_the_rviz_config_shows_the_contracts_topics():
     import yaml
 

@@ -28,7 +28,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
-from reacthuman.brain.extract import ExtractionError, extract_json, too_long
+from reacthuman.brain.extract import ExtractionError, extract_json, loads, too_long
 from reacthuman.brain.plan import PlanError, ReactionPlan, parse_plan
 from reacthuman.brain.prompt import PROMPT_VERSION, REASK, build_messages
 from reacthuman.observation import Observation
@@ -349,7 +349,7 @@ def completion_object(body: bytes) -> dict[str, Any]:
     if not body.strip():
         raise MalformedResponse("the body is empty")
     try:
-        found = json.loads(body)
+        found = loads(body)
     except RecursionError:
         raise MalformedResponse("the body is JSON nested too deep to read") from None
     except json.JSONDecodeError as exc:

@@ -41,6 +41,26 @@ def first_balanced_object(text: str) -> str | None:
     return None if best is None else text[best[0] : best[1] + 1]
 
 
+MAX_INT_DIGITS = 4300  # Python's default bound on int(str), whatever a library sets it to
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise ValueError(
+            f"Exceeds the limit ({MAX_INT_DIGITS} digits) for integer string conversion: "
+            f"value has {digits} digits"
+        )
+    return int(text)
+
+
+def loads(text: str | bytes) -> Any:
+    """``json.loads`` with integers bounded to ``MAX_INT_DIGITS`` digits (ValueError past it)
+    even where a library lifted Python's own bound (``sys.set_int_max_str_digits(0)``): a
+    reply's 5,000-digit number is unreadable in every process, not only in some."""
+    return json.loads(text, parse_int=_bounded_int)
+
+
 def too_long(exc: ValueError) -> str:
     """What json says of an integer past Python's 4,300 digits, without its advice to the
     programmer: ``value has 5000 digits``."""
@@ -58,7 +78,7 @@ def extract_json(reply: str | None) -> dict[str, Any]:
         if found is None:
             continue
         try:
-            value = json.loads(found)
+            value = loads(found)
         except json.JSONDecodeError as exc:
             errors.append(f"{exc.msg} at character {exc.pos}")
             continue

@@ -339,8 +339,10 @@ def batch_states_msg(
     for i, (state, ns) in enumerate(zip(states, stamps, strict=True)):
         quat = state.imu_quat or (math.nan,) * 4
         gyro = state.imu_gyro or (math.nan,) * 3
+        # A body without velocities (the kinematic stand-in's): NaN, read back as none.
+        velocities = state.velocities or (math.nan,) * len(state.positions)
         slow, body = (0.0, _NO_FRAMES) if frames is None else (1.0, _frame_values(frames[i]))
-        rows.append([float(ns), slow, *state.positions, *state.velocities, *quat, *gyro, *body])
+        rows.append([float(ns), slow, *state.positions, *velocities, *quat, *gyro, *body])
     return _batch(rows, STATE_FIELDS, states[0].names)
 
 
@@ -391,12 +393,13 @@ def batch_rows(msg: Float64MultiArray) -> list[BatchRow]:
         slow = row[1] == 1.0
         quat, gyro = row[2 + 2 * n : 6 + 2 * n], row[6 + 2 * n : 9 + 2 * n]
         has_imu = not math.isnan(quat[0])
+        velocities = tuple(row[2 + n : 2 + 2 * n])
         out.append(
             BatchRow(
                 ns,
                 names,
                 tuple(row[2 : 2 + n]),
-                tuple(row[2 + n : 2 + 2 * n]),
+                () if n and all(math.isnan(v) for v in velocities) else velocities,
                 (quat[0], quat[1], quat[2], quat[3]) if has_imu else None,
                 (gyro[0], gyro[1], gyro[2]) if has_imu else None,
                 slow=slow,
