@@ -76,12 +76,14 @@ def test_a_200_that_is_no_completion_then_a_good_one_is_a_plan(server):
     assert record.r1_reason is None and record.requests == 3 and not record.api_failure
 
 
-@pytest.mark.parametrize("int_digits", [4300, 0], ids=["python's bound", "bound lifted"])
-def test_a_reply_whose_json_cannot_be_read_is_an_unusable_reply(int_digits):
-    """Also where a library lifted Python's bound on int(str) (in the whole suite, one did:
-    the 5,000-digit number then parsed)."""
-    before = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(int_digits)
+@pytest.mark.parametrize("lifted", [False, True], ids=["python's bounds", "bounds lifted"])
+def test_a_reply_whose_json_cannot_be_read_is_an_unusable_reply(lifted):
+    """Also where a library lifted Python's bounds: in the whole suite mypy (test_architecture)
+    sets a recursion limit of 16,384, and a reply nested 5,000 deep then parsed."""
+    before = sys.get_int_max_str_digits(), sys.getrecursionlimit()
+    if lifted:
+        sys.set_int_max_str_digits(0)
+        sys.setrecursionlimit(20_000)
     try:
         for text in ('{"answer": ' + "7" * 5000 + "}", '{"a": ' + "[" * 5000 + "]" * 5000 + "}"):
             with pytest.raises(ExtractionError, match="too long to read|nested too deep"):
@@ -89,7 +91,8 @@ def test_a_reply_whose_json_cannot_be_read_is_an_unusable_reply(int_digits):
         with pytest.raises(MalformedResponse, match="a number too long to read"):
             completion_object(b'{"choices": [], "n": ' + b"7" * 5000 + b"}")
     finally:
-        sys.set_int_max_str_digits(before)
+        sys.set_int_max_str_digits(before[0])
+        sys.setrecursionlimit(before[1])
 
 
 @pytest.mark.parametrize(

@@ -54,10 +54,42 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
+# Arrays and objects a reply may nest: a plan nests 4 deep. Python's json recurses once a
+# level up to the recursion limit, which a library may raise (mypy sets 16,384: in the test
+# session a reply nested 5,000 deep then parsed), so the bound is this one, checked first.
+MAX_DEPTH = 200
+_STR_TOKENS = re.compile(r'\\.|["\[\]{}]', re.S)
+_BYTES_TOKENS = re.compile(rb'\\.|["\[\]{}]', re.S)
+
+
+def nesting_depth(text: str | bytes) -> int:
+    """How deep arrays and objects nest in JSON ``text`` (brackets inside strings aside)."""
+    tokens = _BYTES_TOKENS if isinstance(text, bytes) else _STR_TOKENS
+    depth = deepest = 0
+    in_string = False
+    for match in tokens.finditer(text):  # type: ignore[arg-type]
+        token = match.group()
+        first = token[:1]
+        if first in ("\\", b"\\"):
+            continue  # an escaped character: only ever inside a string
+        if first in ('"', b'"'):
+            in_string = not in_string
+        elif not in_string:
+            if first in ("[", "{", b"[", b"{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            else:
+                depth -= 1
+    return deepest
+
+
 def loads(text: str | bytes) -> Any:
-    """``json.loads`` with integers bounded to ``MAX_INT_DIGITS`` digits (ValueError past it)
-    even where a library lifted Python's own bound (``sys.set_int_max_str_digits(0)``): a
-    reply's 5,000-digit number is unreadable in every process, not only in some."""
+    """``json.loads`` bounded whatever a library set: integers to ``MAX_INT_DIGITS`` digits
+    (ValueError past it, as Python's own bound; mypy, torch and others may lift it) and
+    nesting to ``MAX_DEPTH`` (RecursionError past it), so a hostile reply is unreadable in
+    every process, not only in some."""
+    if nesting_depth(text) > MAX_DEPTH:
+        raise RecursionError(f"nested more than {MAX_DEPTH} deep")
     return json.loads(text, parse_int=_bounded_int)
 
 
