@@ -4,9 +4,7 @@ clock the tests move by hand."""
 
 from __future__ import annotations
 
-import random
-
-from reacthuman.ros.graph import DOMAIN_IDS, choose_domain
+from reacthuman.ros.graph import free_domain
 from reacthuman.spine.g1 import DEFAULT_POSE
 from reacthuman.unitree import crc
 from reacthuman.unitree.bridge import BRIDGE_MODE_MACHINE
@@ -50,6 +48,4 @@ class Clock:
 
 def fresh_channel() -> Channel:
     """A channel on a free DDS domain of the tests' range, on loopback."""
-    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
-    random.shuffle(ids)
-    return Channel(choose_domain(ids), "lo")
+    return Channel(free_domain(), "lo")

@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import random
 import re
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -26,7 +26,7 @@ from reacthuman import robot
 from reacthuman.brain.client import Decision
 from reacthuman.brain.plan import Keyframe, ReactionPlan
 from reacthuman.ros import contract as c
-from reacthuman.ros.graph import DOMAIN_IDS, choose_domain
+from reacthuman.ros.graph import free_domain
 from reacthuman.unitree import crc
 from reacthuman.unitree.channel import Channel
 from reacthuman.unitree.guard import COMMAND_TIMEOUT
@@ -59,11 +59,17 @@ def walking_plan(episode: int = 0, speed: float = 0.5, seconds: float = WALK) ->
 EARLY_EPISODE = 7  # a plan that arrives during the soft start: dropped, never walked later
 
 
-def unitree_domain() -> int:
-    """A DDS domain of its own for Unitree's interface, apart from ROS's."""
-    ids = list(range(DOMAIN_IDS[0], DOMAIN_IDS[1] + 1))
-    random.shuffle(ids)
-    return choose_domain(ids)
+def stop(procs: Iterable[subprocess.Popen]) -> None:
+    """Ctrl-C to each process still running (the guard damps on it), then 20 s to end."""
+    procs = list(procs)
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+    for proc in procs:
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
 
 
 def start_g1(
@@ -91,7 +97,7 @@ def run(tmp_path_factory):
     spine killed 1 s later."""
     out = tmp_path_factory.mktemp("g1-bridge")
     env = graph_env()
-    domain = unitree_domain()
+    domain = free_domain()  # Unitree's, apart from ROS's
     seconds = SOFT_START + STAND + WALK + 2.5
     logs = {name: (out / f"{name}.log").open("w") for name in ("bridge", "guard", "spine")}
     procs = start_g1(
@@ -134,14 +140,7 @@ def run(tmp_path_factory):
     finally:
         node.destroy_node()
         rclpy.shutdown()
-        for proc in procs.values():
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGINT)
-        for proc in procs.values():
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop(procs.values())
         for log in logs.values():
             log.close()
         del reader
@@ -233,7 +232,7 @@ def test_the_bridged_g1_stands_in_real_time_under_a_500_hz_state_stream(tmp_path
     is about the stream and the standing; the watchdog's 0.1 s latency is measured in lock
     step (``test_killing_the_spine_mid_walk_leaves_damping_within_the_guarantee``)."""
     env = graph_env()
-    domain = unitree_domain()
+    domain = free_domain()  # Unitree's, apart from ROS's
     record = tmp_path / "rec"
     with (tmp_path / "log").open("w") as log:
         bridge_args = ["--realtime", "--seconds", "6", "--record", str(record)]
@@ -248,13 +247,7 @@ def test_the_bridged_g1_stands_in_real_time_under_a_500_hz_state_stream(tmp_path
         try:
             bridge.wait(timeout=300)
         finally:
-            for proc in helpers:
-                proc.send_signal(signal.SIGINT)
-            for proc in [bridge, *helpers]:
-                try:
-                    proc.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+            stop([bridge, *helpers])
     data = json.loads(record.read_text())
     assert bridge.returncode == 0
     reasons = [line for line in (tmp_path / "log").read_text().splitlines() if "damping:" in line]
@@ -283,7 +276,7 @@ def test_the_hardware_launch_with_arm_true_stands_the_simulated_g1(tmp_path):
     launch = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(launch)
     env = graph_env()
-    domain = unitree_domain()
+    domain = free_domain()  # Unitree's, apart from ROS's
     arguments = {name: default for name, (default, *_rest) in launch.ARGUMENTS.items()}
     arguments.update(
         arm="true",
@@ -331,13 +324,7 @@ def test_the_hardware_launch_with_arm_true_stands_the_simulated_g1(tmp_path):
         )
         bridge.wait(timeout=400)
     finally:
-        for proc in procs:
-            proc.send_signal(signal.SIGINT)
-        for proc in procs:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop(procs)
         for log in logs.values():
             log.close()
     assert bridge.returncode == 0, (tmp_path / "bridge.log").read_text()[-2000:]
@@ -369,7 +356,7 @@ def bridged_walk(out, busy: int) -> dict:
     is answered, so a stalled host is not a silent spine); its real-time watchdog is
     measured apart (BENCHMARKS.md)."""
     env = graph_env()
-    domain = unitree_domain()
+    domain = free_domain()  # Unitree's, apart from ROS's
     out.mkdir()
     log = (out / "log").open("w")
     spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(busy)]
@@ -398,13 +385,7 @@ def bridged_walk(out, busy: int) -> dict:
         rclpy.shutdown(context=context)
         for proc in spinning:
             proc.kill()
-        for proc in procs[1:]:
-            proc.send_signal(signal.SIGINT)
-        for proc in procs:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop(procs)
         log.close()
         del reader
     text = (out / "log").read_text()
