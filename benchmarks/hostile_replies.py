@@ -166,7 +166,7 @@ def fuzz(rng: random.Random, entry: Entry) -> tuple[str, tuple]:
     if roll < 0.45:
         return "reply shape (test_brain_fuzz)", content_fuzzed(rng)
     if roll < 0.455:
-        return "drip past the deadline", ("drip", 0.5)
+        return "drip past the deadline", ("drip", 0.5, 1_000_000)
     return transport(rng)
 
 

@@ -34,6 +34,14 @@ class Script:
         self.url = ""  # the endpoint's base URL once served (``serve``)
 
 
+class Waits(list):
+    """The model client's waits between tries, recorded instead of slept: ``ModelClient(...,
+    sleep=Waits())`` (no test then waits, or depends on how busy the machine is)."""
+
+    async def __call__(self, seconds: float) -> None:
+        self.append(seconds)
+
+
 USAGE = {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120, "cost": 0.0005}
 
 
@@ -76,13 +84,19 @@ def make_handler(script: Script):
             if kind == "sleep":
                 time.sleep(args[0])
                 kind, args = "reply", [json.dumps(GOOD)]
-            if kind == "drip":  # ("drip", interval): a body that never ends, a byte at a time
+            if kind == "together":  # ("together", barrier): answered once all are in flight
+                try:
+                    args[0].wait(timeout=60)
+                    kind, args = "reply", [json.dumps(GOOD)]
+                except threading.BrokenBarrierError:
+                    kind, args = "status", [500, {}, '{"error": {"message": "alone"}}']
+            if kind == "drip":  # ("drip", interval, count): a byte at a time, count bytes
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", "1000000")
+                self.send_header("Content-Length", str(args[1]))
                 self.end_headers()
                 try:
-                    for _ in range(1_000_000):
+                    for _ in range(args[1]):
                         self.wfile.write(b" ")
                         self.wfile.flush()
                         time.sleep(args[0])

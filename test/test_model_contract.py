@@ -13,12 +13,11 @@ import asyncio
 import json
 import os
 import sys
-import time
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 import pytest
-from loopback import GOOD, run_cli_quick
+from loopback import GOOD, Waits, run_cli_quick
 
 from reacthuman.brain.client import Decision, MalformedResponse, ModelClient, completion_object
 from reacthuman.brain.extract import ExtractionError, extract_json
@@ -47,23 +46,26 @@ SHAPES = {
 ENV = {**os.environ, "REACTHUMAN_API_KEY": KEY}
 
 
-def ask(server, **options) -> tuple[Decision, float]:
+def ask(server, **options) -> tuple[Decision, Waits]:
+    """One question to ``server``; the decision and the waits between its tries (recorded,
+    not slept)."""
+    waits = Waits()
     client = ModelClient(
         "fake/model",
         server.url,
         KEY,
         **{"backoff": 0.01, "max_backoff": 0.5, "timeout": 5.0, "max_retries": 2, **options},
+        sleep=waits,
     )
     record = Decision(scene_id="q", brain="fake/model")
-    started = time.perf_counter()
     asyncio.run(client.ask(record, [{"role": "user", "content": "hi"}], lambda _found: None))
-    return record, time.perf_counter() - started
+    return record, waits
 
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_a_200_that_is_no_chat_completion_is_retried_then_recorded_not_raised(server, shape):
     server.default = SHAPES[shape]
-    record, _took = ask(server)
+    record, _waits = ask(server)
     assert record.api_failure and record.requests == 3  # retried like a 5xx: not stored
     assert record.r1_reason.startswith("no answer after 3 request(s): ")
     assert "Traceback" not in record.r1_reason and KEY not in record.r1_reason
@@ -72,7 +74,7 @@ def test_a_200_that_is_no_chat_completion_is_retried_then_recorded_not_raised(se
 def test_a_200_that_is_no_completion_then_a_good_one_is_a_plan(server):
     server.responses = [BODIES["not JSON"], BODIES["5,000-digit integer"]]
     server.default = ("reply", json.dumps(GOOD))
-    record, _took = ask(server, max_retries=5)
+    record, _waits = ask(server, max_retries=5)
     assert record.r1_reason is None and record.requests == 3 and not record.api_failure
 
 
@@ -108,9 +110,9 @@ def test_any_retry_after_gives_a_bounded_wait_and_the_decision_ends_well_within_
     busy = ("status", 429, {"Retry-After": value}, '{"error": {"message": "slow down"}}')
     server.responses = [busy, busy]
     server.default = ("reply", json.dumps(GOOD))
-    record, took = ask(server, deadline=10.0, max_backoff=0.3)
+    record, waits = ask(server, deadline=10.0, max_backoff=0.3)
     assert record.r1_reason is None and record.requests == 3, record.r1_reason
-    assert took < 3.0  # two waits of at most 0.3 s (NaN slept until the deadline)
+    assert len(waits) == 2 and all(0.0 <= w <= 0.3 for w in waits), waits  # NaN would wait on
 
 
 def test_retry_after_is_read_as_seconds_or_a_date_and_never_negative_or_nan():
@@ -269,7 +271,7 @@ def test_usage_counts_no_float_can_hold_are_not_counts(server):
     huge = 10**400  # JSON reads it; a float cannot hold it
     usage = {"prompt_tokens": huge, "completion_tokens": 7, "cost": huge}
     server.default = ("body", completion(json.dumps(GOOD), usage).decode())
-    record, _took = ask(server)
+    record, _waits = ask(server)
     assert record.r1_reason is None and record.requests == 1
     assert (record.usage.prompt_tokens, record.usage.completion_tokens) == (0, 7)
     assert record.usage.cost is None

@@ -20,7 +20,7 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -163,6 +163,7 @@ class ModelClient:
         seed: int = 0,
         rate_limit: float | None = None,
         deadline: float = DEFAULT_DEADLINE,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         from openai import AsyncOpenAI
 
@@ -178,6 +179,7 @@ class ModelClient:
         self.backoff = backoff
         self.max_backoff = max_backoff
         self._jitter = random.Random(seed)
+        self._sleep = sleep  # every wait between tries (tests hand in a recorder, not a clock)
         self._limiter = RateLimiter(rate_limit) if rate_limit else None
         # The SDK's own retries are off: ours are bounded, jittered and counted.
         self._client = AsyncOpenAI(
@@ -242,6 +244,7 @@ class ModelClient:
             retry=retry_if_exception(_transient),
             stop=stop_after_attempt(self.max_retries + 1),
             wait=self._wait,
+            sleep=self._sleep,
             reraise=True,
         )
         try:
