@@ -7,4 +7,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check src test benchmarks launch
 .venv/bin/ruff format --check src test benchmarks launch
-.venv/bin/python -m pytest "$@"
+# Two processes (pytest-xdist; test/conftest.py keeps each module in one and starts the costliest
+# first); `-n 0` after it runs everything in this one.
+.venv/bin/python -m pytest -n 2 --dist loadgroup "$@"

@@ -1,10 +1,12 @@
-"""Shared fixtures: one generated default set per test session (it takes about 2 s), a scripted
-loopback model endpoint, twelve observed scenes. Helpers tests import are in helpers.py."""
+"""Shared fixtures: one generated default set per test session (it takes about 2 s), the direct
+path's reference run (Genesis, once a session), a scripted loopback model endpoint, twelve
+observed scenes. Helpers tests import are in helpers.py."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import ReferenceRun, reference_run
 from loopback import Script, serve
 
 from reacthuman.layout import brain_folder
@@ -12,10 +14,73 @@ from reacthuman.observation import CameraInfo, Frame, Observation, RobotPose
 from reacthuman.scenes.sets import Scene, SetManifest, generate_set
 from reacthuman.scenes.truth import ground_truth
 
+# The suite runs in two processes (scripts/run-tests.sh: pytest-xdist, ``-n 2 --dist
+# loadgroup``). Each module stays in one process, so its module-scoped fixtures (a simulator,
+# a node graph, a Ray cluster) are built once; the modules that compare against the session's
+# reference run share a process, so it runs once; and the costliest modules start first, so
+# that neither process is left with a long one at the end. Costs: BENCHMARKS.md, "Test suite".
+REFERENCE_MODULES = ("test_graph", "test_ray", "test_g1_bridge")
+COSTLIEST_FIRST = (
+    "test_graph",
+    "test_ray",
+    "test_g1_bridge",
+    "test_episode_host",
+    "test_g1",
+    "test_sim",
+    "test_authoring",
+    "test_families",
+    "test_ros",
+    "test_probes",
+    "test_runner",
+    "test_live_window",
+    "test_model_contract",
+    "test_billiards_genesis",
+    "test_guard",
+    "test_out_folder",
+)
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--sweeps",
+        action="store_true",
+        help="also run the sweeps (tests marked sweep: thousands of seeds or replies, each "
+        "beside a small always-on version); scripts/run-sweeps.sh runs them alone",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    """Skip the sweeps unless ``--sweeps``; group each module for pytest-xdist and order the
+    modules by cost (see above)."""
+    if not config.getoption("--sweeps"):
+        skip = pytest.mark.skip(reason="a sweep: scripts/run-sweeps.sh (or pytest --sweeps)")
+        for item in items:
+            if "sweep" in item.keywords:
+                item.add_marker(skip)
+
+    def module(item) -> str:
+        return item.nodeid.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
+
+    def rank(item) -> int:
+        name = module(item)
+        return COSTLIEST_FIRST.index(name) if name in COSTLIEST_FIRST else len(COSTLIEST_FIRST)
+
+    for item in items:
+        name = module(item)
+        item.add_marker(pytest.mark.xdist_group("reference" if name in REFERENCE_MODULES else name))
+    items.sort(key=rank)  # stable: a module's own order is kept
+
 
 @pytest.fixture(scope="session")
 def default_set() -> tuple[SetManifest, list[Scene]]:
     return generate_set()
+
+
+@pytest.fixture(scope="session")
+def reference(tmp_path_factory) -> ReferenceRun:
+    """The direct path's run of the first three scenes with three brains (helpers.ReferenceRun),
+    shared by the modules that compare another path against it (graph, Ray, Unitree)."""
+    return reference_run(tmp_path_factory.mktemp("reference") / "run")
 
 
 @pytest.fixture()

@@ -3,10 +3,14 @@ ROS 2 nodes in fresh processes, each node on a DDS domain of its own."""
 
 from __future__ import annotations
 
+import csv
 import os
 import random
+import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from reacthuman.scenes.labels import Action, SafetyLabel
@@ -48,6 +52,59 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
         cwd=cwd,
         timeout=300,
     )
+
+
+# The session's reference run (conftest.reference_run): the first three scenes, three brains.
+REFERENCE_SCENES = 3
+REFERENCE_BRAINS = ("oracle", "always-catch", "no-action")
+REFERENCE_OPTIONS = ("--limit", str(REFERENCE_SCENES), "--resolution", "320x180")
+
+
+@dataclass(frozen=True)
+class ReferenceRun:
+    """``reacthuman bench --direct`` on the first three scenes with the three brains, bags
+    recorded: what the node graph, Ray and Unitree's interface must reproduce byte for byte.
+    One run for the session, read by brain, instead of one a module."""
+
+    out: Path
+    process: subprocess.CompletedProcess[str]
+
+    def rows(self, brains: Iterable[str]) -> dict[tuple[str, str], str]:
+        """``(brain, scene_id) -> score row`` as stored, for ``brains`` only."""
+        return score_rows(self.out / "results.sqlite", brains)
+
+    def outcomes(self, brains: Iterable[str]) -> list[Path]:
+        """Every episode's outcome.json of ``brains``."""
+        return sorted(p for b in brains for p in (self.out / "episodes" / b).glob("*/outcome.json"))
+
+    def csv_rows(self, brains: Iterable[str]) -> list[dict[str, str]]:
+        """scores.csv's lines of ``brains``, in the file's order."""
+        return csv_rows(self.out / "scores.csv", brains)
+
+
+def score_rows(path: Path, brains: Iterable[str]) -> dict[tuple[str, str], str]:
+    """``(brain, scene_id) -> score row`` of a results.sqlite, for ``brains`` only."""
+    wanted = set(brains)
+    with sqlite3.connect(path) as db:
+        found = db.execute("SELECT brain, scene_id, row FROM scores").fetchall()
+    return {(brain, scene): row for brain, scene, row in found if brain in wanted}
+
+
+def csv_rows(path: Path, brains: Iterable[str]) -> list[dict[str, str]]:
+    """A scores.csv's lines of ``brains``, in the file's order."""
+    wanted = set(brains)
+    with path.open(newline="") as handle:
+        return [line for line in csv.DictReader(handle) if line["brain"] in wanted]
+
+
+def reference_run(out: Path) -> ReferenceRun:
+    """Run the reference bench into ``out`` (conftest's session fixture calls this once)."""
+    brains = [arg for brain in REFERENCE_BRAINS for arg in ("--brain", brain)]
+    command = [sys.executable, "-m", "reacthuman", "bench", "--direct", *brains]
+    command += ["--workers", "1", *REFERENCE_OPTIONS, "--out", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return ReferenceRun(out, done)
 
 
 # Score rows for aggregate and report tests: the three actions, and a row by its fields.

@@ -78,7 +78,9 @@ def _body(content, usage) -> str:
     return completion(content, usage).decode()
 
 
-@pytest.mark.parametrize("replies", [300, pytest.param(2_000, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "replies", [300, pytest.param(2_000, marks=[pytest.mark.slow, pytest.mark.sweep])]
+)
 def test_fuzzed_replies_never_crash_store_and_read_back_and_never_keep_the_key(
     server, tmp_path, replies
 ):

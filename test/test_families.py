@@ -46,8 +46,8 @@ from reacthuman.scenes.spec import (
 )
 from reacthuman.scenes.twin import reads_heavier
 
-# Seeds per family: 240 (60 groups of a swept family) in the slow run, 16 in the quick loop.
-SEEDS = [16, pytest.param(240, marks=pytest.mark.slow)]
+# Seeds per family: 16 on every run, 240 (60 groups of a swept family) in the sweeps.
+SEEDS = [16, pytest.param(240, marks=[pytest.mark.slow, pytest.mark.sweep])]
 GRAVITY_PACED = {
     Family.hanging_fall,
     Family.ceiling_drop,
@@ -100,8 +100,10 @@ def test_many_seeds_validate_round_trip_and_follow_the_label_rule(family, seeds)
 MAX_SKIPPED_SHARE = 0.1
 
 
-@pytest.mark.slow  # a rate: 40 groups a family to measure it
-@pytest.mark.parametrize("groups", [40])
+# A rate: 40 groups a family measure it (the sweep); 8 on every run allow no failure.
+@pytest.mark.parametrize(
+    "groups", [8, pytest.param(40, marks=[pytest.mark.slow, pytest.mark.sweep])]
+)
 # The default seeds and a block far from them: hanging_fall found a design for 39 of the
 # first 40 groups and for 31 of those from group 15000000 (a short wall clock that reached the
 # robot never did).

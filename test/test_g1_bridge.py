@@ -19,7 +19,15 @@ from typing import Any
 
 import pytest
 import rclpy
-from helpers import REPO, graph_env, node_command, run_cli
+from helpers import (
+    REFERENCE_OPTIONS,
+    REFERENCE_SCENES,
+    REPO,
+    graph_env,
+    node_command,
+    run_cli,
+    score_rows,
+)
 from std_msgs.msg import String
 
 from reacthuman import robot
@@ -197,24 +205,18 @@ def test_a_command_with_a_bad_crc_is_dropped_by_the_robot(run):
     assert all("CRC" in text for text in record["rejected"])
 
 
-def score_rows(path) -> dict[str, str]:
-    import sqlite3
-
-    with sqlite3.connect(path) as db:
-        return dict(db.execute("SELECT scene_id, row FROM scores").fetchall())
-
-
-def test_the_oracle_through_unitrees_interface_ends_as_on_the_simulation_backend(tmp_path):
+def test_the_oracle_through_unitrees_interface_ends_as_on_the_simulation_backend(
+    tmp_path, reference
+):
     """The benchmark's scenes with every execution tick over rt/lowstate and rt/lowcmd (the
-    spine on backend:=g1, through the guard) score byte-equal to the direct path."""
-    common = ["--brain", "oracle", "--limit", "3", "--resolution", "320x180", "--no-bags"]
+    spine on backend:=g1, through the guard) score byte-equal to the direct path (the
+    session's reference run)."""
+    common = ["--brain", "oracle", *REFERENCE_OPTIONS, "--no-bags"]
     g1 = run_cli("bench", *common, "--spine-link", "unitree", "--out", str(tmp_path / "g1"))
     assert g1.returncode == 0, g1.stderr[-3000:]
-    direct = run_cli("bench", *common, "--direct", "--out", str(tmp_path / "direct"))
-    assert direct.returncode == 0, direct.stderr[-3000:]
-    through_g1 = score_rows(tmp_path / "g1" / "results.sqlite")
-    assert len(through_g1) == 3
-    assert through_g1 == score_rows(tmp_path / "direct" / "results.sqlite")
+    through_g1 = score_rows(tmp_path / "g1" / "results.sqlite", ["oracle"])
+    assert len(through_g1) == REFERENCE_SCENES
+    assert through_g1 == reference.rows(["oracle"])
     assert "g1 guard: armed" in g1.stderr and "command refused" not in g1.stderr
 
 

@@ -329,12 +329,16 @@ def test_a_live_window_reaches_the_brain_and_the_robot_waited_time_is_recorded(s
         prompt = server.requests[0]["body"]["messages"][1]["content"][0]["text"]
         assert "5 moments x 1 views (egocentric = your head camera)" in prompt
 
+        def newest_age() -> float:  # by the recorder's clock (time.time_ns)
+            return (time.time_ns() - recorder.buffer.newest_ns(EGO)) / NS
+
         pause.touch()  # the camera stalls: no window from frames gone stale
-        time.sleep(0.7)
+        wait_for(lambda: newest_age() > recorder.max_age + 0.05)
         ok, text = decide()
         assert not ok and "newest frame is" in text and "stalled" in text
-        pause.unlink()
-        time.sleep(0.8)
+        resumed = time.time_ns()
+        pause.unlink()  # a whole window of fresh frames later, the robot decides again
+        wait_for(lambda: recorder.buffer.newest_ns(EGO) - resumed > (recorder.window_s + 0.1) * NS)
         ok, text = decide()
         assert ok and text.startswith("episode 1 "), text
         wait_for(lambda: len(plans) == 2)
