@@ -33,7 +33,9 @@ def test_import_contracts_are_kept(monkeypatch) -> None:
 # and why. Anywhere else a module is imported by an import statement.
 STRING_IMPORTS = {
     "scenes/families/__init__.py": "the families' registry imports every module of its package",
-    "ros/graph.py": "NODES names each node's module once, for the launch file and console scripts",
+    # NODES names each node's module once (the launch file, console scripts, composition); as
+    # import statements every node would import every other through run_node_process.
+    "ros/graph.py": "the node table, loaded by name where the graph is composed",
     "ros/recorder_node.py": "a bag's ROS message classes, by the type names it records",
 }
 

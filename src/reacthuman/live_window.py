@@ -28,9 +28,9 @@ from reacthuman.observation import (
     Observation,
     RobotPose,
     frame_name,
+    frame_times,
 )
 from reacthuman.scenes.spec import CameraName, Vec3
-from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.g1 import PELVIS_HEIGHT
 
 NS = 1_000_000_000
@@ -148,7 +148,7 @@ class FrameWindow:
             raise WindowError(
                 f"a window needs a positive length and frames, got {window} s, {frames}"
             )
-        targets = RenderSettings(frames=frames).frame_times(window)
+        targets = frame_times(frames, window)
         spacing = window / (frames - 1) if frames > 1 else window
         tolerance_ns = round(spacing * NS / 2)
         with self._lock:

@@ -66,6 +66,15 @@ class CameraInfo(Model):
         )
 
 
+def frame_times(frames: int, window: float) -> list[float]:
+    """The window's moments, evenly spaced, both ends included: 5 frames over 0.6 s -> 0,
+    .15, .3, .45, .6 (a single frame: the window's end)."""
+    if frames == 1:
+        return [window]
+    step = window / (frames - 1)
+    return [round(i * step, 6) for i in range(frames)]
+
+
 def focal_length(height: int, fov_deg: float) -> float:
     """The focal length in pixels of a pinhole camera ``height`` pixels high that sees
     ``fov_deg`` degrees vertically (square pixels)."""
