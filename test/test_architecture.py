@@ -102,46 +102,50 @@ def test_modules_are_imported_by_string_only_in_the_registries() -> None:
         assert any(_string_imports(ast.parse((PACKAGE / place).read_text()))), place
 
 
+Child = tuple[str, int, str]  # the module starting it, the line, the module run
+
+
 class _WithChildren(GraphBuilder):
     """The import graph plus, for each ``python -m reacthuman.X`` child a module starts, an
-    import of X by that module: a child runs code its parent's layer may not import."""
+    import of what X runs by that module: a child runs code its parent's layer may not import."""
+
+    def __init__(self, children: list[Child]) -> None:
+        self.children = children
 
     def build(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         graph = super().build(*args, **kwargs)
-        for path, tree in _sources():
-            for line, child in _children(path, tree):
-                if child is not None and child.split(".")[0] == "reacthuman":
-                    for imported in _run_targets(child):
-                        graph.add_import(
-                            importer=_module_of(path),
-                            imported=imported,
-                            line_number=line,
-                            line_contents=f"-m {child}",
-                        )
+        for parent, line, child in self.children:
+            for imported in _run_targets(child):
+                graph.add_import(
+                    importer=parent,
+                    imported=imported,
+                    line_number=line,
+                    line_contents=f"-m {child}",
+                )
         return graph
+
+
+def _lint_with(children: list[Child], monkeypatch) -> int:
+    """lint_imports's exit status with ``children`` counted as imports."""
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(settings, "_config", {**settings._config})  # configure() is undone
+    settings.configure(GRAPH_BUILDER=_WithChildren(children))
+    return lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True)
 
 
 def test_child_processes_are_held_to_the_import_contracts(monkeypatch) -> None:
     """A ``python -m`` child of a reacthuman module is a reacthuman module it may import: named
     by a literal (or __name__), and the contracts hold with each child as an import."""
-    unreadable = [
-        f"{p.relative_to(PACKAGE)}:{line}"
-        for p, t in _sources()
-        for line, m in _children(p, t)
-        if m is None
-    ]
+    found = [(path, line, m) for path, tree in _sources() for line, m in _children(path, tree)]
+    unreadable = [f"{path.relative_to(PACKAGE)}:{line}" for path, line, m in found if m is None]
     assert unreadable == [], "write a child's module as a literal so the contract can check it"
-    children = [m for p, t in _sources() for _, m in _children(p, t)]
-    assert "reacthuman" in children and "reacthuman.episode_host" in children  # the scan sees
-
-    monkeypatch.chdir(ROOT)
-    plain = settings.GRAPH_BUILDER
-    settings.configure(GRAPH_BUILDER=_WithChildren())
-    try:
-        status = lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True)
-    finally:
-        settings.configure(GRAPH_BUILDER=plain)
-    assert status == 0
+    children = [
+        (_module_of(path), line, m)
+        for path, line, m in found
+        if m is not None and m.split(".")[0] == "reacthuman"
+    ]
+    assert {"reacthuman", "reacthuman.episode_host"} <= {m for *_, m in children}  # it sees
+    assert _lint_with(children, monkeypatch) == 0
 
 
 @pytest.mark.parametrize(
@@ -153,31 +157,11 @@ def test_child_processes_are_held_to_the_import_contracts(monkeypatch) -> None:
     ],
 )
 def test_a_child_that_its_parent_may_not_import_breaks_the_contract(
-    monkeypatch, tmp_path, parent: str, child: str, kept: bool
+    monkeypatch, parent: str, child: str, kept: bool
 ) -> None:
     """The check above can fail: one child command added to a module breaks the contract
     when the module's layer may not import the child."""
-
-    class OneChild(GraphBuilder):
-        def build(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-            graph = super().build(*args, **kwargs)
-            (imported,) = _run_targets(child)
-            graph.add_import(
-                importer=parent,
-                imported=imported,
-                line_number=1,
-                line_contents=f"-m {child}",
-            )
-            return graph
-
-    monkeypatch.chdir(ROOT)
-    plain = settings.GRAPH_BUILDER
-    settings.configure(GRAPH_BUILDER=OneChild())
-    try:
-        status = lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True)
-    finally:
-        settings.configure(GRAPH_BUILDER=plain)
-    assert (status == 0) == kept
+    assert (_lint_with([(parent, 1, child)], monkeypatch) == 0) == kept
 
 
 def test_every_module_has_a_layer() -> None:
