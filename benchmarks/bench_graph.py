@@ -28,8 +28,9 @@ from pathlib import Path
 
 def direct(specs, settings, run: Path, controller: str) -> list[dict[str, float]]:
     from reacthuman.brain.run import OracleBrain
+    from reacthuman.brain.runner import BrainRunner
     from reacthuman.run_folder import episode_folder, write_observation
-    from reacthuman.runner import BrainRunner, execute_decision, play
+    from reacthuman.runner import execute_decision, play
     from reacthuman.scoring.run import score_row
     from reacthuman.sim.episode import Simulator
     from reacthuman.spine.controller import make_controller

@@ -16,7 +16,12 @@ echo "lock: torch"
 "${pip[@]}" install "$(grep -E '^torch==' requirements.txt)"
 echo "lock: requirements.txt"
 "${pip[@]}" install -r requirements.txt
-"${pip[@]}" check
+# Genesis declares opencv-python; ReactHuman uses the headless build of the same cv2. With both
+# installed one's cv2 overwrites the other's, so the lock keeps the headless one alone
+# (scripts/setup.sh installs it with --no-deps; scripts/pip-check.sh expects the one conflict).
+"${pip[@]}" uninstall -y opencv-python
+"${pip[@]}" install --force-reinstall --no-deps "$(grep -E '^opencv-python-headless==' requirements.txt)"
+bash scripts/pip-check.sh "$tmp/venv/bin/python"
 
 echo "lock: writing requirements-lock.txt"
 {

@@ -13,7 +13,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 venv=.venv
 stamp=$venv/.reacthuman-setup
-want=$(cat requirements-lock.txt setup.py setup.cfg package.xml scripts/setup.sh | sha256sum | cut -d' ' -f1)
+want=$(cat requirements-lock.txt setup.py setup.cfg package.xml scripts/setup.sh scripts/pip-check.sh | sha256sum | cut -d' ' -f1)
 
 up_to_date() { [[ -x $venv/bin/python && -f $stamp && $(<"$stamp") == "$want" ]]; }
 
@@ -66,12 +66,21 @@ echo "setup: installing $torch"
 pip install "${torch_index[@]}" "$torch"
 
 echo "setup: installing requirements-lock.txt ($(grep -cEv '^(#|$)' requirements-lock.txt) pins)"
-pip install -r requirements-lock.txt
+# The lock is a whole venv frozen (scripts/lock.sh), so nothing is left to resolve; --no-deps
+# keeps out what it leaves out on purpose: Genesis's opencv-python (the headless cv2 is kept).
+pip install --no-deps -r requirements-lock.txt
+# A venv set up before the lock dropped opencv-python holds both; its removal takes the cv2
+# files the two share, so the headless one is put back.
+if "$venv/bin/python" -m pip show -q opencv-python >/dev/null 2>&1; then
+  echo "setup: removing opencv-python (the lock's OpenCV is opencv-python-headless)"
+  pip uninstall -y opencv-python
+  pip install --force-reinstall --no-deps "$(grep -E '^opencv-python-headless==' requirements-lock.txt)"
+fi
 
 # The venv's own pinned setuptools builds the package: no download, same as colcon uses.
 echo "setup: installing reacthuman (editable)"
 pip install --no-build-isolation -e .
-broken=$(pip check) || { echo "$broken" >&2; exit 1; }
+bash scripts/pip-check.sh "$venv/bin/python"
 
 # The G1 walking policies: ONNX files inside the holosoma-inference wheel, whose declared
 # dependencies (wandb, pinocchio, evdev, ...) we do not want. pip fetches the pinned wheel

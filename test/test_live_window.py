@@ -20,11 +20,10 @@ from reacthuman.brain.prompt import build_messages, system_prompt
 from reacthuman.live_window import (
     NS,
     FrameWindow,
-    Intrinsics,
     WindowError,
     g1_head_camera,
 )
-from reacthuman.observation import RobotPose
+from reacthuman.observation import Intrinsics, RobotPose
 from reacthuman.ros import convert
 from reacthuman.scenes.spec import CameraName
 

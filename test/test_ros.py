@@ -324,9 +324,9 @@ class Crashes(Hangs):
     [(Hangs(), "did not answer within 0.2 s"), (Crashes(), "RuntimeError: segfault")],
 )
 def test_a_hanging_or_crashing_brain_is_a_recorded_r1(observed, brain, reason):
+    from reacthuman.brain.runner import BrainRunner
     from reacthuman.layout import find_scenes
     from reacthuman.observation import Observation
-    from reacthuman.runner import BrainRunner
 
     scene = find_scenes(observed)[0]
     runner = BrainRunner(None)

@@ -454,3 +454,29 @@ def test_the_hazard_is_measured_in_every_view_on_the_rendered_frames(first_of_ea
     expected = spec.hazard.shape.size[0] / depth * 180 / math.tan(math.radians(camera.fov_deg) / 2)
     measured = {v.view: v for v in result.truth.views}["closeup"].span_px
     assert measured == pytest.approx(expected, rel=0.25, abs=2)
+
+
+def test_a_new_genesis_quadrants_or_package_version_misses_the_cache(tmp_path, monkeypatch):
+    """An entry simulated under one Genesis, Quadrants or reacthuman is not reused under
+    another: an upgrade may change the frames a spec gives."""
+    from reacthuman.sim import cache as cache_module
+
+    spec, settings = generate_scene("object_drop", 2), RenderSettings()
+    cache = ObservationCache(tmp_path)
+    cache.put(spec, settings, lambda folder: (folder / "ground_truth.json").write_text("{}"))
+    assert cache.get(spec, settings) is not None
+    installed = cache_module.version
+    try:
+        for upgraded in cache_module.STACK:
+
+            def version(name: str, upgraded: str = upgraded) -> str:
+                return "99.0" if name == upgraded else installed(name)
+
+            monkeypatch.setattr(cache_module, "version", version)
+            cache_module.stack_versions.cache_clear()
+            assert cache.get(spec, settings) is None, upgraded
+        monkeypatch.setattr(cache_module, "version", installed)
+        cache_module.stack_versions.cache_clear()
+        assert cache.get(spec, settings) is not None
+    finally:
+        cache_module.stack_versions.cache_clear()  # no made-up version outlives the test

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from reacthuman.brain.run import Brain
+from reacthuman.brain.runner import DEFAULT_BRAIN_TIMEOUT, BrainRunner
 from reacthuman.episode_host import EPISODES_PER_PROCESS, episode_host
 from reacthuman.out_folder import write_text
 from reacthuman.run_folder import (
@@ -25,7 +26,6 @@ from reacthuman.run_folder import (
     write_decision,
     write_observations,
 )
-from reacthuman.runner import DEFAULT_BRAIN_TIMEOUT, BrainRunner
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.results import ResultsStore, ScoreRow
 from reacthuman.scoring.run import score_row

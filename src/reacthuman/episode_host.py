@@ -490,6 +490,6 @@ def main(argv: list[str] | None = None) -> None:
 if __name__ == "__main__":
     # Run as the module's importable self, so what crosses the pipe pickles by its real name
     # (reacthuman.episode_host.Staged, not __main__.Staged).
-    import importlib
+    from reacthuman.episode_host import main as served
 
-    importlib.import_module("reacthuman.episode_host").main()
+    served()

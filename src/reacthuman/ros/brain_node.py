@@ -23,13 +23,13 @@ from std_msgs.msg import String
 
 from reacthuman.brain.client import Decision
 from reacthuman.brain.run import brain_names, brain_sees_truth, make_brain
+from reacthuman.brain.runner import BrainRunner
 from reacthuman.observation import Observation
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import Mailbox, ReactNode
 from reacthuman.ros.graph import run_node_process
 from reacthuman.run_folder import episode_folder, write_decision, write_observations
-from reacthuman.runner import BrainRunner
 from reacthuman.scenes.truth import GroundTruth
 
 

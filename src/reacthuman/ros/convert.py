@@ -17,8 +17,7 @@ from sensor_msgs.msg import Image, Imu
 from sensor_msgs.msg import JointState as JointStateMsg
 from std_msgs.msg import Float64MultiArray, MultiArrayDimension, String
 
-from reacthuman.live_window import Intrinsics
-from reacthuman.observation import CameraInfo
+from reacthuman.observation import CameraInfo, Intrinsics
 from reacthuman.ros.contract import BASE_FRAME, WORLD_FRAME
 from reacthuman.scenes.geometry import (
     IDENTITY_QUAT,

@@ -35,15 +35,13 @@ from std_srvs.srv import Trigger
 from reacthuman.live_window import (
     DECISIONS_FILE,
     NS,
-    CameraPose,
     FrameWindow,
-    Intrinsics,
     LiveDecision,
     Window,
     WindowError,
     g1_head_camera,
 )
-from reacthuman.observation import CameraInfo, RobotPose
+from reacthuman.observation import CameraInfo, CameraPose, Intrinsics, RobotPose
 from reacthuman.ros import contract as c
 from reacthuman.ros import convert
 from reacthuman.ros.base import ReactNode

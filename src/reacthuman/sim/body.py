@@ -4,6 +4,8 @@ step, as the policies were trained; docs/spine.md)."""
 
 from __future__ import annotations
 
+import copy
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,11 +29,39 @@ from reacthuman.spine.g1 import (
     HAND_POINT,
     PELVIS_HEIGHT,
     g1_document,
-    parse_g1_once,
 )
 
 STEP_ASIDE = 100.0  # m the G1 is moved away for the ground-truth roll-out
 GRASP_MAX_MASS = 1.5  # kg the hands hold (Unitree: about 2 kg payload per arm); = HEAVY_MASS_KG
+
+
+@functools.cache
+def parse_g1_once() -> None:
+    """Genesis parses an MJCF document anew for every scene that adds it: for the G1 that
+    is 1.5-2.5 s (its meshes' vertices are deduplicated each time). The G1's parse is kept
+    for the process and each scene gets a deep copy of it (0.1-0.2 s), the same data the
+    parse gives (every other document is parsed as before). Called before the G1 is added
+    anywhere (every scene's body), so a process parses it once."""
+    from genesis.utils import mjcf
+
+    parse = mjcf.parse_xml
+    parsed: dict[tuple[Any, ...], Any] = {}
+
+    @functools.wraps(parse)
+    def parse_xml(morph: Any, surface: Any, rigid_options: Any = None) -> Any:
+        if getattr(morph, "file", None) != g1_document():  # cached: one string
+            return parse(morph, surface, rigid_options)
+        key = (
+            tuple(np.ravel(morph.scale).tolist()),
+            morph.visualization,
+            morph.exclude_ground_plane,
+            repr(surface),
+        )
+        if key not in parsed:
+            parsed[key] = parse(morph, surface, rigid_options)
+        return copy.deepcopy(parsed[key])
+
+    mjcf.parse_xml = parse_xml
 
 
 def add_g1(scene: Any, gs: Any, pos: Vec3, yaw: float) -> Any:

@@ -1,7 +1,9 @@
 """On-disk observation cache: each scene is simulated once per spec and render settings.
 
 An entry is a folder holding the frames, ``observation.json`` and ``ground_truth.json``,
-keyed by a hash of the spec's canonical JSON, the render settings and the simulator version.
+keyed by a hash of the spec's canonical JSON, the render settings, the simulator version and
+the installed versions of this package, Genesis and Quadrants (its compiler): an upgrade of
+any of them may change what a spec simulates to, so it never reuses an older entry.
 Its observation.json is the frames-only one: what is shown beside the frames (the legend
 ablation) is applied when a scene is exported (``sim.observe.export``), not cached.
 Entries are built in a temporary sibling folder and renamed into place, so an interrupted
@@ -10,17 +12,20 @@ write never leaves a half entry that a later run would trust.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shutil
 import tempfile
 from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.sim.settings import RenderSettings
 
 SIM_VERSION = "13"  # bump whenever the simulator's output for the same inputs changes
+STACK = ("reacthuman", "genesis-world", "quadrants")  # distributions whose versions key entries
 CACHE_ENV = "REACTHUMAN_CACHE"
 COMPLETE = "ground_truth.json"  # written last inside the staging folder
 
@@ -32,10 +37,25 @@ def default_cache_dir() -> Path:
     return base / "reacthuman" / "observations"
 
 
+@functools.cache
+def stack_versions() -> str:
+    """``name==version`` of each of STACK as installed (``name==none`` where it is not), read
+    once per process."""
+
+    def installed(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "none"
+
+    return " ".join(f"{name}=={installed(name)}" for name in STACK)
+
+
 def cache_key(spec: SceneSpec, settings: RenderSettings, robot: str = "") -> str:
     """``robot``: the controller standing in the frames (its policy moves the G1 a little)."""
     digest = hashlib.sha256()
-    for part in (SIM_VERSION, spec.to_json(), settings.model_dump_json(), robot):
+    parts = (SIM_VERSION, stack_versions(), spec.to_json(), settings.model_dump_json(), robot)
+    for part in parts:
         digest.update(part.encode())
         digest.update(b"\x00")
     return digest.hexdigest()[:32]

@@ -32,6 +32,7 @@ from reacthuman.observation import (
     RobotPose,
     frame_name,
     legend_of,
+    png_bytes,
 )
 from reacthuman.out_folder import inside, make_folder
 from reacthuman.scenes.spec import SceneSpec
@@ -104,16 +105,6 @@ def observation_for(spec: SceneSpec, settings: RenderSettings, legend: bool = Fa
         robot=RobotPose(pos=spec.observer.pos, yaw=spec.observer.yaw),
         legend=legend_of(spec) if legend else None,
     )
-
-
-def png_bytes(image: np.ndarray) -> bytes:
-    """Deterministic PNG bytes of an RGB frame (same pixels, same bytes), no extra metadata."""
-    import cv2
-
-    ok, data = cv2.imencode(".png", np.ascontiguousarray(image[:, :, ::-1]))
-    if not ok:
-        raise RuntimeError(f"cannot encode a {image.shape} frame as PNG")
-    return bytes(data.tobytes())
 
 
 def write_png(path: Path, image: np.ndarray) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from reacthuman.observation import frame_times
 from reacthuman.scenes.spec import SceneSpec
 
 DT = 1.0 / 240.0  # s, the rigid solver's step (paper 3.4)
@@ -36,12 +37,8 @@ class RenderSettings(BaseModel):
         return spec.timing.window if self.window is None else self.window
 
     def frame_times(self, window: float) -> list[float]:
-        """Evenly spaced over the window, both ends included: 5 frames over 0.6 s -> 0, .15,
-        .3, .45, .6."""
-        if self.frames == 1:
-            return [window]
-        step = window / (self.frames - 1)
-        return [round(i * step, 6) for i in range(self.frames)]
+        """Evenly spaced over the window, both ends included (``observation.frame_times``)."""
+        return frame_times(self.frames, window)
 
 
 def parse_resolution(text: str) -> tuple[int, int]:

