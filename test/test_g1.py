@@ -522,7 +522,7 @@ def test_a_full_knee_bend_is_a_crouch_the_policy_stands_in(ground, g1):
 def test_the_robot_description_is_the_simulated_g1():
     import xml.etree.ElementTree as ET
 
-    from reacthuman.ros.sim_node import STANDIN_URDF, robot_description
+    from reacthuman.ros.body_frames import STANDIN_URDF, robot_description
 
     urdf = ET.fromstring(robot_description("g1"))
     revolute = [j for j in urdf.findall("joint") if j.get("type") == "revolute"]

@@ -714,18 +714,19 @@ def test_the_simulator_ends_its_run_once_the_recorder_holds_its_bags(tmp_path, c
     node = SimNode({"run_dir": str(tmp_path), "bag_timeout": 0.5}, context=context)
     try:
         held = contract.RunFolderEpisodes(run_dir=str(tmp_path.resolve()), episodes={})
-        node.recording, node.held[contract.RECORDED] = True, held
-        node.scored_now = {"oracle": {"object_drop-000000"}}
+        driver, params = node.driver, node.run_parameters()
+        driver.recording, driver.recorded = True, held
+        driver.scored_now = {"oracle": {"object_drop-000000"}}
         done = contract.RunStatus(run_id="r", state="done", episodes=1)
         recorded = held.model_copy(update={"episodes": {"oracle": ("object_drop-000000",)}})
         node.mail.put((contract.RECORDED,), recorded)  # the recorder wrote the last bag
         started = time.monotonic()
-        assert node._bagged(done) is done
+        assert driver.bagged(done, params) is done
         assert time.monotonic() - started < 0.25
         assert "wrote no bag" not in capfd.readouterr().err
-        node.scored_now["always-catch"] = {"object_drop-000000"}  # that bag never comes
+        driver.scored_now["always-catch"] = {"object_drop-000000"}  # that bag never comes
         started = time.monotonic()
-        assert node._bagged(done) is done
+        assert driver.bagged(done, params) is done
         assert time.monotonic() - started >= 0.5
     finally:
         node.destroy_node()
