@@ -12,10 +12,8 @@ from typing import Any
 from reacthuman.scenes.labels import Action
 from reacthuman.scenes.spec import SWEPT_BANDS
 from reacthuman.scoring.aggregate import by, stat, summarise_brain
-from reacthuman.scoring.report_tables import RULES, label
+from reacthuman.scoring.report_tables import RULES, PerBrain, label
 from reacthuman.scoring.results import ScoreRow
-
-PerBrain = dict[Any, list[ScoreRow]]
 
 
 def plots(rows: Sequence[ScoreRow], folder: Path, brains: list[str]) -> dict[str, str]:
