@@ -19,7 +19,7 @@ import tempfile
 import numpy as np
 
 from reacthuman.genesis_runtime import as_numpy, genesis
-from reacthuman.sim.episode import CONTACT_TIMECONST, STATIC_DAMPRATIO
+from reacthuman.sim.contacts import CONTACT_TIMECONST, STATIC_DAMPRATIO
 from reacthuman.sim.settings import DT
 
 PANEL = (0.6, 0.6, 0.02)  # m, a ceiling panel

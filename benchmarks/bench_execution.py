@@ -75,9 +75,9 @@ def episodes(controller, count: int) -> None:
     from reacthuman.brain.baselines import oracle_plan
     from reacthuman.brain.client import Decision
     from reacthuman.runner import bench_scenes, execute_decision, play
-    from reacthuman.sim.episode import Simulator
     from reacthuman.sim.execute import execution_duration
     from reacthuman.sim.settings import RenderSettings
+    from reacthuman.sim.simulator import Simulator
 
     simulator = Simulator()
     settings = RenderSettings(width=320, height=180)

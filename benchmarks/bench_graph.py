@@ -32,7 +32,7 @@ def direct(specs, settings, run: Path, controller: str) -> list[dict[str, float]
     from reacthuman.run_folder import episode_folder, write_observation
     from reacthuman.runner import execute_decision, play
     from reacthuman.scoring.run import score_row
-    from reacthuman.sim.episode import Simulator
+    from reacthuman.sim.simulator import Simulator
     from reacthuman.spine.controller import make_controller
 
     simulator, brain, runner = Simulator(), OracleBrain(), BrainRunner(None)

@@ -30,7 +30,7 @@ from helpers import graph_env, node_command  # noqa: E402
 
 from reacthuman.ros.graph import free_domain  # noqa: E402
 from reacthuman.unitree.channel import Channel  # noqa: E402
-from reacthuman.unitree.guard import is_damping  # noqa: E402
+from reacthuman.unitree.guard_rules import is_damping  # noqa: E402
 from reacthuman.unitree.messages import (  # noqa: E402
     LOWCMD_TOPIC,
     LOWSTATE_TOPIC,

@@ -1,5 +1,5 @@
 """Hands side by side: how close together the G1's two hands really come (BENCHMARKS.md,
-"Hands side by side"; ``brain.oracle.HAND_SPACING``).
+"Hands side by side"; ``brain.oracle_tuning.OracleTuning.hand_spacing``).
 
 Standing on the proving ground, the G1 raises both hands to keyframes ``--gaps`` apart
 (centre to centre, m) at a few places in front of its chest, and holds them. It prints where

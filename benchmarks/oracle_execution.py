@@ -27,8 +27,8 @@ def _work(job: tuple[list[str], str, str]) -> None:
     from reacthuman.brain.oracle import oracle_plan
     from reacthuman.runner import execute_decision, play
     from reacthuman.scenes.spec import SceneSpec
-    from reacthuman.sim.episode import Simulator
     from reacthuman.sim.settings import RenderSettings
+    from reacthuman.sim.simulator import Simulator
     from reacthuman.spine.controller import make_controller
 
     simulator = Simulator()

@@ -13,7 +13,8 @@ from reacthuman.brain import classify as classify_module
 from reacthuman.brain.baselines import BASELINES, always_dodge
 from reacthuman.brain.classify import ClassifierConfig, classify, hazard_bearing
 from reacthuman.brain.motion import base_pose, hand_in_robot_frame, to_world
-from reacthuman.brain.oracle import HANDS_EARLY, HANDS_LEAD, moved_frame, oracle_plan
+from reacthuman.brain.oracle import moved_frame, oracle_plan
+from reacthuman.brain.oracle_tuning import TUNING
 from reacthuman.brain.plan import PlanError, parse_plan
 from reacthuman.gait_table import load_gaits
 from reacthuman.observation import Observation, RobotPose
@@ -198,7 +199,7 @@ def _reached_from_the_body_at_the_catch(plan, table) -> bool:
     anchor = (0.0, 0.0, 0.0) if gait is None else gait.at(gait.duration + WALK_STOP)
     ready = table.ready
     for k in range(11):
-        t = pose.t + HANDS_EARLY + HANDS_LEAD * k / 10
+        t = pose.t + TUNING.hands_early + TUNING.hands_lead * k / 10
         body = np.asarray((0.0, 0.0, 0.0) if gait is None else gait.at(t))
         # The anchor frame's offsets, seen from the body at t.
         hands = [

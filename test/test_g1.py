@@ -421,9 +421,9 @@ def test_a_hand_reaches_a_target_40_cm_in_front_of_the_chest_within_3_cm(ground,
 def test_the_oracle_keeps_hand_centres_further_from_furniture_than_the_rubber_hands_reach(
     ground,
 ):
-    # brain.oracle.HAND_CLEARANCE: a hand centre closer to a counter's edge than its mesh
+    # OracleTuning.hand_clearance: a hand centre closer to a counter's edge than its mesh
     # reaches presses on the edge and pushes the G1 away from the catch.
-    from reacthuman.brain.oracle import HAND_CLEARANCE
+    from reacthuman.brain.oracle_tuning import TUNING
     from reacthuman.genesis_runtime import as_numpy
     from reacthuman.scenes.geometry import quat_rotate
     from reacthuman.spine.g1 import HAND_POINT
@@ -436,7 +436,7 @@ def test_the_oracle_keeps_hand_centres_further_from_furniture_than_the_rubber_ha
         local = [quat_rotate(inverse, tuple(v - origin)) for v in verts]
         # Along the hand (the wrist link's x), beyond the centre a keyframe places.
         reach = max(p[0] for p in local) - HAND_POINT[side][0]
-        assert 0.05 < reach <= HAND_CLEARANCE, (side, reach)
+        assert 0.05 < reach <= TUNING.hand_clearance, (side, reach)
 
 
 @pytest.mark.genesis

@@ -18,14 +18,8 @@ from g1_messages import Clock, command, fresh_channel, standing_state
 from reacthuman.spine.controller import make_controller
 from reacthuman.spine.g1 import DEFAULT_POSE
 from reacthuman.unitree import crc
-from reacthuman.unitree.guard import (
-    COMMAND_TIMEOUT,
-    LOOP_PERIOD,
-    Guard,
-    Mode,
-    damping_command,
-    is_damping,
-)
+from reacthuman.unitree.guard import COMMAND_TIMEOUT, Guard, Mode
+from reacthuman.unitree.guard_rules import LOOP_PERIOD, damping_command, is_damping
 from reacthuman.unitree.messages import (
     ARMABLE,
     LOWCMD_TOPIC,

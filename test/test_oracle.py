@@ -5,6 +5,7 @@ Ground truth here is written by hand (exact paths), the gait table is the shippe
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -12,8 +13,9 @@ import pytest
 from helpers import hand_truth
 
 from reacthuman import robot
-from reacthuman.brain import oracle
+from reacthuman.brain import oracle, oracle_world
 from reacthuman.brain.classify import classify, hazard_bearing
+from reacthuman.brain.oracle_tuning import TUNING
 from reacthuman.gait_table import load_gaits
 from reacthuman.robot import WALK_STOP
 from reacthuman.scenes.labels import Action
@@ -101,10 +103,10 @@ def test_a_falling_object_in_reach_is_met_standing_with_both_hands_in_its_path()
     left, right = world_hands_at(plan, pose.t, None)
     middle = (left + right) / 2
     assert middle[:2] == pytest.approx((0.38, 0.05), abs=1e-6)  # under its path
-    assert left[1] - right[1] == pytest.approx(2 * oracle.HAND_GAP, abs=1e-6)
+    assert left[1] - right[1] == pytest.approx(2 * TUNING.hand_gap, abs=1e-6)
     # The hands are there before the ball comes down to them, and before it lands.
     fall = math.sqrt(2 * (3.0 - middle[2]) / G) - t.window
-    assert pose.t + oracle.HANDS_EARLY <= fall + 1e-6
+    assert pose.t + TUNING.hands_early <= fall + 1e-6
     assert fall < t.time_to_floor - t.window
     table = load_gaits()
     assert table.reach.reaches(pose.left_hand) and table.reach.reaches(pose.right_hand, False)
@@ -120,7 +122,7 @@ def test_a_ball_narrower_than_the_opening_between_the_fists_meets_the_fist_on_it
     left, right = world_hands_at(plan, plan.keyframes[-2].t, None)
     near, beside = (left, right) if side > 0 else (right, left)
     assert near[:2] == pytest.approx((0.38, side * 0.05), abs=1e-6)
-    assert side * (near[1] - beside[1]) == pytest.approx(oracle.HAND_SPACING, abs=1e-6)
+    assert side * (near[1] - beside[1]) == pytest.approx(TUNING.hand_spacing, abs=1e-6)
     assert near[2] == pytest.approx(beside[2])
 
 
@@ -134,11 +136,11 @@ def test_off_to_one_side_both_hands_meet_it_astride_its_path_where_one_arm_canno
     assert plan.walking_duration == 0.0
     pose = plan.keyframes[-2]
     x, _y, z = pose.left_hand
-    assert not table.reach.reaches((x, 0.2 - oracle.HAND_GAP, z), left=False)  # side by side
+    assert not table.reach.reaches((x, 0.2 - TUNING.hand_gap, z), left=False)  # side by side
     assert pose.right_hand != [-v if i == 1 else v for i, v in enumerate(table.ready)]
     left, right = world_hands_at(plan, pose.t, None)
     assert right[1] < 0.2 < left[1]  # astride the path
-    assert left[1] - right[1] - oracle.FIST_WIDTH < 0.12  # narrower than the ball
+    assert left[1] - right[1] - TUNING.fist_width < 0.12  # narrower than the ball
     assert table.reach.reaches(pose.left_hand) and table.reach.reaches(pose.right_hand, False)
     assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.EXECUTE_CATCH
 
@@ -151,11 +153,11 @@ def test_out_of_reach_it_walks_first_and_raises_the_hands_once_stopped():
     assert gait is not None and plan.walking_cmd[0] > 0
     rise = plan.keyframes[0]
     assert rise.left_hand == pytest.approx(load_gaits().ready)  # held ready while walking
-    assert rise.t >= plan.walking_duration + oracle.SETTLE - 1e-9
-    catch_t = plan.keyframes[-2].t + oracle.HANDS_EARLY
+    assert rise.t >= plan.walking_duration + TUNING.settle - 1e-9
+    catch_t = plan.keyframes[-2].t + TUNING.hands_early
     hands = world_hands_at(plan, catch_t, gait)
     # The hand that meets it is in its path, where the walk (by the gait table) has taken it.
-    assert min(math.dist(h[:2], (0.95, 0.0)) for h in hands) < oracle.HAND_GAP + 0.01
+    assert min(math.dist(h[:2], (0.95, 0.0)) for h in hands) < TUNING.hand_gap + 0.01
 
 
 def test_it_never_plans_a_walk_through_furniture():
@@ -165,16 +167,16 @@ def test_it_never_plans_a_walk_through_furniture():
     )
     plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
     gait = gait_of(plan)
-    room = oracle.room_of(t, (0.0, 0.0, 0.0), 0.0)
-    poses = oracle._gait_poses(gait, np.arange(0.0, 3.0, 0.1))
-    assert oracle.walk_violation(room, poses) == 0.0
+    room = oracle_world.room_of(t, (0.0, 0.0, 0.0), 0.0)
+    poses = oracle_world.gait_poses(gait, np.arange(0.0, 3.0, 0.1))
+    assert oracle_world.walk_violation(room, poses) == 0.0
     assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.EXECUTE_CATCH
 
 
 def _clearance(plan, t, pos=(0.0, 0.0, 0.0)) -> float:
-    path = oracle.object_path(t, pos, 0.0)
-    poses = oracle._gait_poses(gait_of(plan, "swing"), path.t)
-    return float(oracle.body_distance(path.box, poses[:, :2]).min())
+    path = oracle_world.object_path(t, pos, 0.0)
+    poses = oracle_world.gait_poses(gait_of(plan, "swing"), path.t)
+    return float(oracle_world.body_distance(path.box, poses[:, :2]).min())
 
 
 def test_a_dodge_leaves_the_swept_volume_with_a_margin():
@@ -182,7 +184,17 @@ def test_a_dodge_leaves_the_swept_volume_with_a_margin():
     t = flight((5.0, 0.0, 1.0), (-2.0, 0.0, 0.0), size=(0.2, 0.2, 0.2))
     plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
     assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.TRIGGER_DODGE
-    assert _clearance(plan, t) >= oracle.DODGE_MARGIN
+    assert _clearance(plan, t) >= TUNING.dodge_margin
+
+
+def test_a_tuning_passed_in_is_the_one_planned_with():
+    # The default dodge keeps about 0.24 m from the box; asking 0.3 m takes a longer walk.
+    t = flight((5.0, 0.0, 1.0), (-2.0, 0.0, 0.0), size=(0.2, 0.2, 0.2))
+    wider = dataclasses.replace(TUNING, dodge_margin=0.3)
+    default = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0)
+    plan = oracle.oracle_plan(t, (0.0, 0.0, 0.0), 0.0, tuning=wider)
+    assert _clearance(default, t) < wider.dodge_margin <= _clearance(plan, t)
+    assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.TRIGGER_DODGE
 
 
 def test_a_dodge_does_not_back_into_a_wall():
@@ -190,11 +202,11 @@ def test_a_dodge_does_not_back_into_a_wall():
     pos = (-3.65, 0.0, 0.0)
     t = flight((1.35, 0.0, 1.0), (-2.0, 0.0, 0.0), size=(0.2, 0.2, 0.2))
     plan = oracle.oracle_plan(t, pos, 0.0)
-    room = oracle.room_of(t, pos, 0.0)
-    poses = oracle._gait_poses(gait_of(plan, "swing"), np.arange(0.0, 3.0, 0.1))
-    assert oracle.walk_violation(room, poses) == 0.0
+    room = oracle_world.room_of(t, pos, 0.0)
+    poses = oracle_world.gait_poses(gait_of(plan, "swing"), np.arange(0.0, 3.0, 0.1))
+    assert oracle_world.walk_violation(room, poses) == 0.0
     assert plan.walking_cmd[0] >= 0.0  # not backward
-    assert _clearance(plan, t, pos) >= oracle.DODGE_MARGIN
+    assert _clearance(plan, t, pos) >= TUNING.dodge_margin
 
 
 def test_no_action_stands_with_hands_at_rest():
@@ -234,7 +246,7 @@ def test_hands_meet_a_ball_rolling_off_a_counter_short_of_its_edge_not_on_the_to
     assert plan.walking_duration == 0.0
     assert classify(plan, hazard_bearing(t, (0.0, 0.0, 0.0), 0.0)) is Action.EXECUTE_CATCH
     for hand in world_hands_at(plan, plan.keyframes[-2].t, None):
-        clear_of_top = hand[2] >= top + oracle.HAND_ABOVE_FURNITURE
+        clear_of_top = hand[2] >= top + TUNING.hand_above_furniture
         # The rubber hand reaches RUBBER_HAND_REACH from its centre: short of the edge by
         # less, it pushes against the counter's edge (surface_cascade-000008 walked back).
         assert hand[0] <= edge - RUBBER_HAND_REACH or clear_of_top
@@ -271,7 +283,7 @@ def test_a_door_edge_sweeping_past_is_met_a_little_in_from_its_edge():
     )
     plan = oracle.oracle_plan(door, (0.0, 0.0, 0.0), 0.0)
     left, right = world_hands_at(plan, plan.keyframes[-1].t, gait_of(plan))
-    assert (left[0] + right[0]) / 2 == pytest.approx(edge_x + oracle.EDGE_INSET, abs=0.02)
+    assert (left[0] + right[0]) / 2 == pytest.approx(edge_x + TUNING.edge_inset, abs=0.02)
     ball = truth(points, Action.EXECUTE_CATCH, size=(0.08, 0.08, 0.08))  # small: on its path
     plan = oracle.oracle_plan(ball, (0.0, 0.0, 0.0), 0.0)
     left, right = world_hands_at(plan, plan.keyframes[-1].t, gait_of(plan))

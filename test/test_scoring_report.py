@@ -238,11 +238,11 @@ def test_the_page_of_an_empty_run_lists_its_problems(tmp_path):
 
 
 def test_strips_stay_beside_the_page_and_plots_go_in_it(tmp_path):
-    from reacthuman.scoring.report import _html
+    from reacthuman.scoring.report_html import html_page
 
     (tmp_path / "plots").mkdir()
     (tmp_path / "plots" / "p.png").write_bytes(b"\x89PNG fake")
-    page = _html(
+    page = html_page(
         "t",
         "# t\n\n![p](plots/p.png)\n\n### one\n\n![scene-1](strips/m/scene-1.png)\n"
         "[execution video](../episodes/m/scene-1/execution.mp4)\n\n[bad](javascript:alert(1))\n",

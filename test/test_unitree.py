@@ -18,12 +18,10 @@ from reacthuman.spine.g1 import DEFAULT_POSE
 from reacthuman.unitree import crc
 from reacthuman.unitree.bridge import BRIDGE_MODE_MACHINE, CommandInbox, joint_command_of
 from reacthuman.unitree.channel import Channel, domain_config
-from reacthuman.unitree.guard import (
+from reacthuman.unitree.guard import SPINE_PRESENT_MS, Guard, Mode
+from reacthuman.unitree.guard_rules import (
     DAMPING_KD,
     MAX_TARGET_SPEED,
-    SPINE_PRESENT_MS,
-    Guard,
-    Mode,
     damping_command,
     is_damping,
 )

@@ -34,9 +34,10 @@ from reacthuman.runner import Played, execute_decision, execute_decisions, play
 from reacthuman.scenes.geometry import Vec3
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scenes.truth import GroundTruth
-from reacthuman.sim.episode import MIN_ENVS, Simulator
+from reacthuman.sim.episode import MIN_ENVS
 from reacthuman.sim.execute import execution_duration, initial_state
 from reacthuman.sim.settings import RenderSettings
+from reacthuman.sim.simulator import Simulator
 from reacthuman.spine.command import JointCommand, JointState
 from reacthuman.spine.controller import Controller, controller_name, make_controller
 from reacthuman.spine.outcome import ExecutionOutcome

@@ -65,7 +65,7 @@ def play(
     ``command_for``: where the standing G1's commands come from instead (the spine node,
     through the graph: ``stand`` is then not needed). ``legend``: the legend ablation (the
     observation also describes the objects). ``envs``: how many plans will be executed side
-    by side from the freeze (``sim.episode.Simulator.build``)."""
+    by side from the freeze (``sim.simulator.Simulator.build``)."""
     started = time.perf_counter()
     episode = simulator.build(spec, settings, command_for or standing(stand, spec), envs)
     built = time.perf_counter()

@@ -149,7 +149,7 @@ def check_run_folder(run: Path) -> None:
 
 def results_table(rows: list) -> str:
     from reacthuman.scoring.aggregate import by, summarise_brain
-    from reacthuman.scoring.report import pct
+    from reacthuman.scoring.report_tables import pct
 
     header = f"{'brain':<22}{'n':>4}  {'SAA % [95% CI]':<22}{'safety % [95% CI]':<22}"
     header += f"{'R1':>4}  outcomes (caught/struck/clear/fell)"

@@ -9,7 +9,7 @@ from reacthuman.probes.labels import Form, Kind, Probe
 from reacthuman.probes.scoring import ProbeResult
 from reacthuman.scenes.labels import Action
 from reacthuman.scoring.aggregate import Stat, stat
-from reacthuman.scoring.report import pct
+from reacthuman.scoring.report_tables import pct
 from reacthuman.scoring.results import ScoreRow
 
 

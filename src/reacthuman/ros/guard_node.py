@@ -23,6 +23,7 @@ from reacthuman.ros import contract as c
 from reacthuman.ros.base import ReactNode
 from reacthuman.ros.graph import run_node_process
 from reacthuman.unitree import guard as g
+from reacthuman.unitree import guard_rules as rules
 from reacthuman.unitree.channel import Channel
 from reacthuman.unitree.messages import (
     LOWCMD_TOPIC,
@@ -43,8 +44,8 @@ class GuardNode(ReactNode):
         "arm": False,
         "command_timeout": g.COMMAND_TIMEOUT,
         "state_timeout": g.STATE_TIMEOUT,
-        "max_target_speed": g.MAX_TARGET_SPEED,
-        "pd_torque_factor": g.PD_TORQUE_FACTOR,
+        "max_target_speed": rules.MAX_TARGET_SPEED,
+        "pd_torque_factor": rules.PD_TORQUE_FACTOR,
     }
 
     def __init__(self, overrides: dict[str, Any] | None = None, context: Any = None) -> None:
@@ -106,7 +107,7 @@ class GuardNode(ReactNode):
             if self.guard.mode is not self._published_mode:
                 self._published_mode = self.guard.mode
                 self.mode_pub.publish(String(data=self.guard.mode.value))
-            next_at += g.LOOP_PERIOD
+            next_at += rules.LOOP_PERIOD
             time.sleep(max(0.0, next_at - time.monotonic()))
 
     def settle(self, _executor: Any) -> None:

@@ -119,8 +119,9 @@ def render_tiles(catalogue: Catalogue, settings: RenderSettings) -> list[np.ndar
     from genesis.options.vis import DirectionalLight
 
     from reacthuman.genesis_runtime import genesis
-    from reacthuman.sim.episode import LIGHT_SCALE, rendered
+    from reacthuman.sim.episode import rendered
     from reacthuman.sim.mjcf import object_document
+    from reacthuman.sim.simulator import LIGHT_SCALE
 
     gs = genesis()
     placed = views(catalogue)

@@ -1,8 +1,8 @@
 """Run a SceneSpec in Genesis: play to the freeze, render the window, roll out ground truth.
 
-One ``Simulator`` per process initialises Genesis once (with a fixed seed: the seed is part
-of Genesis's kernel-cache key, and all scene randomness already lives in the spec). Each
-``Episode`` is one built scene:
+One ``Simulator`` per process (``sim.simulator``) initialises Genesis once (with a fixed
+seed: the seed is part of Genesis's kernel-cache key, and all scene randomness already lives
+in the spec) and builds each scene. Each ``Episode`` is one built scene:
 
 1. steps at dt = 1/240 s from rest, releases triggers at t0 (after any settling pre-roll),
 2. renders the three cameras at the window's frame times,
@@ -14,7 +14,6 @@ of Genesis's kernel-cache key, and all scene randomness already lives in the spe
 from __future__ import annotations
 
 import functools
-import gc
 import math
 import time
 from collections.abc import Callable
@@ -23,18 +22,16 @@ from typing import Any
 
 import numpy as np
 
-from reacthuman.genesis_runtime import LinkPoses, as_numpy, genesis
+from reacthuman.genesis_runtime import LinkPoses, as_numpy
 from reacthuman.scenes.geometry import (
     Quat,
     Vec3,
     add,
-    box_corners,
     quat_mul,
     quat_rotate,
     rotate_into,
-    sub,
 )
-from reacthuman.scenes.kinematics import SIM_MAX_RESTITUTION, kinetic_energy
+from reacthuman.scenes.kinematics import kinetic_energy
 from reacthuman.scenes.spec import CameraName, ObjectRole, SceneObject, SceneSpec
 from reacthuman.scenes.truth import (
     GroundTruth,
@@ -44,49 +41,19 @@ from reacthuman.scenes.truth import (
     ground_truth,
     obstacle,
 )
-from reacthuman.sim.mjcf import floor_document, object_document, world_document
+from reacthuman.sim.contacts import Contacts, step_contacts, touching
 from reacthuman.sim.settings import DT, RenderSettings
 from reacthuman.sim.visibility import hazard_view
 from reacthuman.spine.command import CONTROL_PERIOD
 
-MIN_ENVS = 2  # environments of every scene (module docstring of ``Simulator``)
+MIN_ENVS = 2  # environments of every scene (``sim.simulator.Simulator``'s docstring)
 MAX_ENVS = 8  # plans executed side by side; more run in turns
-LIGHT_SCALE = 3.0  # spec intensities are relative; Genesis's directional lights want ~3
-
-
-# Contact softness (MuJoCo-style solref: time constant, damping ratio). The rigid solver has no
-# restitution coefficient: a contact is a damped spring, and a pair of surfaces uses the mean
-# of their damping ratios. Static surfaces get a low ratio and each object the ratio that
-# gives its restitution against them, measured by dropping spheres from 0.3-2 m at dt = 1/240
-# (BENCHMARKS.md). Below a mean ratio of ~0.2 the contact gains energy, so bounces are capped
-# at SIM_MAX_RESTITUTION (the catalogue's livelier balls bounce like a 0.4 ball).
-CONTACT_TIMECONST = 0.02  # s, at least 2 dt
-STATIC_DAMPRATIO = 0.05
-RESTITUTION_TO_DAMPRATIO = (
-    (0.0, 1.95),
-    (0.04, 1.6),
-    (0.13, 1.2),
-    (0.24, 0.8),
-    (0.37, 0.5),
-    (0.43, 0.35),
-)
-
-
-def object_dampratio(restitution: float) -> float:
-    """The damping ratio an object's geoms need for its restitution against static surfaces."""
-    e = min(max(restitution, 0.0), SIM_MAX_RESTITUTION)
-    table = RESTITUTION_TO_DAMPRATIO
-    for (e0, d0), (e1, d1) in zip(table, table[1:], strict=False):
-        if e <= e1:
-            return d0 + (d1 - d0) * (e - e0) / (e1 - e0)
-    return table[-1][1]
-
 
 _np = as_numpy
 
 
 @dataclass
-class _Placed:
+class Placed:
     """An object of the spec as the Genesis scene holds it: its entity, and where its hazard
     point, centre of mass and own axes sit in the entity's link frame."""
 
@@ -105,7 +72,7 @@ class Episode:
     settings: RenderSettings
     scene: Any
     floor: Any
-    objects: dict[str, _Placed]
+    objects: dict[str, Placed]
     cameras: dict[CameraName, Any]
     starts_on_floor: bool
     envs: int = MIN_ENVS  # environments: one per plan executed side by side (``Simulator.build``)
@@ -121,7 +88,7 @@ class Episode:
     )
 
     @property
-    def hazard(self) -> _Placed:
+    def hazard(self) -> Placed:
         return self.objects[self.spec.primary_hazard]
 
     @property
@@ -154,7 +121,7 @@ class Episode:
         )
 
     @functools.cached_property
-    def _others(self) -> list[tuple[str, _Placed]]:
+    def _others(self) -> list[tuple[str, Placed]]:
         """Every object but the primary hazard: each is a hazard too if it reaches the robot."""
         return [(n, p) for n, p in self.objects.items() if n != self.spec.primary_hazard]
 
@@ -344,7 +311,7 @@ class Episode:
         the window's first frame and the freeze's."""
         owner = self.scene.segmentation_idx_dict
 
-        def ids(placed: _Placed) -> list[int]:
+        def ids(placed: Placed) -> list[int]:
             return [k for k, entity in owner.items() if entity == placed.entity.idx]
 
         triggers = [p for p in self.objects.values() if p.obj.role is ObjectRole.trigger]
@@ -384,36 +351,6 @@ class Episode:
         return out
 
 
-@dataclass(frozen=True)
-class Contacts:
-    """One environment's contacts of a physics step: geoms and links A and B, the force on
-    A (as the collider's ``get_contacts`` gives them)."""
-
-    geom_a: np.ndarray
-    geom_b: np.ndarray
-    link_a: np.ndarray
-    link_b: np.ndarray
-    force: np.ndarray
-
-
-def step_contacts(scene: Any, envs: int | None = None) -> list[Contacts]:
-    """This physics step's contacts, environment by environment (the first ``envs`` of them;
-    None: all), read once: padded to the collider's capacity and cut at each environment's
-    own count (in a batched scene the trimmed lists keep stale rows past an environment's
-    count)."""
-    data = scene.sim.rigid_solver.collider.get_contacts(
-        as_tensor=True, to_torch=True, is_padded=True
-    )
-    names = ("geom_a", "geom_b", "link_a", "link_b", "force")
-    if data["geom_a"].ndim == 1:  # unbatched
-        counts = _np(data["n_contacts"]).reshape(-1)
-        fields = {k: _np(data[k])[None] for k in names}
-    else:
-        counts = _np(data["n_contacts"][:envs]).reshape(-1)
-        fields = {k: _np(data[k][:envs]) for k in names}
-    return [Contacts(*(fields[k][env, : int(n)] for k in names)) for env, n in enumerate(counts)]
-
-
 def rendered(camera: Any) -> np.ndarray:
     """A camera's RGB frame of environment 0 (the only one a batched scene renders)."""
     rgb = _np(camera.render(rgb=True)[0])
@@ -425,12 +362,6 @@ def segmented(camera: Any) -> np.ndarray:
     (``Scene.segmentation_idx_dict``), rendered from the same state as its RGB frame."""
     seg = _np(camera.render(rgb=False, segmentation=True)[2])
     return (seg[0] if seg.ndim == 3 else seg).copy()
-
-
-def touching(geom_a: np.ndarray, geom_b: np.ndarray, entity: Any) -> np.ndarray:
-    """Which of a step's contacts (their geoms A and B) involve one of ``entity``'s geoms."""
-    lo, hi = entity.geom_start, entity.geom_end
-    return ((geom_a >= lo) & (geom_a < hi)) | ((geom_b >= lo) & (geom_b < hi))
 
 
 LANDED_SHARE = 0.25  # of its starting height: a standing object has fallen over
@@ -494,137 +425,3 @@ def standing(controller: Any, spec: SceneSpec) -> Callable[[Any], Any] | None:
         return None
     controller.wait(spec.observer.pos, spec.observer.yaw)
     return controller.command
-
-
-class Simulator:
-    """Builds episodes from specs; one per process.
-
-    Every scene is batched, with an environment for each plan executed side by side from its
-    freeze (``sim.execute.execute_all``), and at least two: Genesis steps a scene of one
-    environment (or none) along another path than a batch, and the two differ in the last
-    bits, while batches of any size agree bit for bit. So a plan's execution is the same
-    whichever plans share its scene. Every environment plays alike to the freeze; the
-    cameras render environment 0."""
-
-    def __init__(self) -> None:
-        self.gs = genesis()
-
-    def build(
-        self,
-        spec: SceneSpec,
-        settings: RenderSettings,
-        stand: Callable[[Any], Any] | None = None,
-        envs: int = MIN_ENVS,
-    ) -> Episode:
-        """Build a scene; with ``stand`` (the G1's controller at a zero command) the G1 stands
-        at the observer from the start and is in every view. ``envs``: how many plans will
-        execute side by side (``MIN_ENVS`` to ``MAX_ENVS``)."""
-        envs = min(max(envs, MIN_ENVS), MAX_ENVS)
-        gs = self.gs
-        from genesis.options.vis import DirectionalLight
-
-        lights = [
-            DirectionalLight(
-                dir=tuple(light.direction),
-                color=tuple(light.color),
-                intensity=light.intensity * LIGHT_SCALE,
-            )
-            for light in spec.lighting.lights
-        ]
-        scene = gs.Scene(
-            sim_options=gs.options.SimOptions(dt=DT),
-            # Each environment its own PD gains: each plan's execution sets its own.
-            rigid_options=gs.options.RigidOptions(batch_dofs_info=True, box_box_detection=True),
-            vis_options=gs.options.VisOptions(
-                background_color=tuple(spec.room.wall_color),
-                ambient_light=tuple(spec.lighting.ambient),
-                lights=lights,
-                shadow=True,
-                rendered_envs_idx=[0],
-                segmentation_level="entity",  # one id per object: sim.visibility
-            ),
-            show_viewer=False,
-        )
-        # Genesis precomputes a signed-distance grid for every collision geom and caches it by
-        # geometry; scenes have fresh random sizes, so at the default resolution (up to 128^3)
-        # that costs seconds per scene. Boxes, spheres and cylinders collide analytically, so
-        # the coarsest grid is enough.
-        coarse = gs.materials.Rigid(sdf_min_res=16, sdf_max_res=16)
-        floor = scene.add_entity(
-            gs.morphs.MJCF(
-                file=floor_document(spec, (CONTACT_TIMECONST, STATIC_DAMPRATIO)),
-                default_armature=None,
-            ),
-            material=coarse,
-        )
-        scene.add_entity(
-            gs.morphs.MJCF(
-                file=world_document(spec, (CONTACT_TIMECONST, STATIC_DAMPRATIO)),
-                default_armature=None,
-            ),
-            material=coarse,
-        )
-        objects: dict[str, _Placed] = {}
-        for obj in spec.objects:
-            solref = (CONTACT_TIMECONST, object_dampratio(obj.restitution))
-            text, pos, quat = object_document(obj, solref)
-            entity = scene.add_entity(
-                gs.morphs.MJCF(file=text, pos=pos, quat=quat, default_armature=None),
-                material=coarse,
-            )
-            if obj.joint is None:
-                objects[obj.id] = _Placed(obj, entity, obj.hazard_point)
-            else:
-                # The body frame sits on the joint anchor, aligned with the world at rest.
-                origin = sub(obj.pose.pos, obj.joint.anchor)
-                offset = add(origin, quat_rotate(obj.pose.quat, obj.hazard_point))
-                objects[obj.id] = _Placed(obj, entity, offset, origin, obj.pose.quat)
-        robot = None
-        if stand is not None:
-            from reacthuman.sim.body import add_g1
-
-            robot = add_g1(scene, gs, spec.observer.pos, spec.observer.yaw)
-        cameras = {
-            cam.name: scene.add_camera(
-                res=(settings.width, settings.height),
-                pos=tuple(cam.pos),
-                lookat=tuple(cam.lookat),
-                up=tuple(cam.up),
-                fov=cam.fov_deg,
-                GUI=False,
-            )
-            for cam in spec.cameras
-        }
-        scene.build(n_envs=envs)
-        hazard = spec.hazard
-        lowest = min(
-            c[2] for c in box_corners(hazard.pose.pos, hazard.shape.size, hazard.pose.quat)
-        )
-        on_floor = lowest < 0.01
-        g1 = None
-        if robot is not None:
-            from reacthuman.sim.body import G1Body
-
-            g1 = G1Body(robot)
-            g1.stand_up()
-        return Episode(
-            spec, settings, scene, floor, objects, cameras, on_floor, envs=envs, g1=g1, stand=stand
-        )
-
-    def destroy(self, episode: Episode) -> None:
-        """Free a scene. Genesis forces a full garbage collection inside ``Scene.destroy`` (a
-        CUDA work-around); on the CPU backend it is held back and run once the scene is gone.
-        After every scene: a G1 scene at 640x360 leaves about 70 MB of cyclic garbage, and
-        collecting every 10 scenes raised a 17-episode bench's peak
-        from 4.1 to 5.3 GB for no time saved (114 s against 116 s;
-        ``benchmarks/bench_memory.py``)."""
-        if self.gs.backend != self.gs.cpu:
-            episode.scene.destroy()
-            return
-        forced = gc.collect
-        gc.collect = lambda *_args, **_kwargs: 0
-        try:
-            episode.scene.destroy()
-        finally:
-            gc.collect = forced
-        gc.collect()

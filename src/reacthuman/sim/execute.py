@@ -20,7 +20,8 @@ from reacthuman.genesis_runtime import LinkPoses
 from reacthuman.scenes.geometry import Vec3, add, quat_rotate, vec3
 from reacthuman.scenes.spec import SceneObject
 from reacthuman.sim.body import GRASP_MAX_MASS, hand_point
-from reacthuman.sim.episode import Episode, touching
+from reacthuman.sim.contacts import touching
+from reacthuman.sim.episode import Episode
 from reacthuman.sim.settings import DT
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, JointState, tick_time, ticks_in
 from reacthuman.spine.outcome import ExecutionOutcome, OutcomeJudge

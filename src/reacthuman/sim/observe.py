@@ -147,7 +147,7 @@ class Observer:
     @property
     def simulator(self):
         if self._simulator is None:
-            from reacthuman.sim.episode import Simulator
+            from reacthuman.sim.simulator import Simulator
 
             self._simulator = Simulator()
         return self._simulator

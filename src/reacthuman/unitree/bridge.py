@@ -37,7 +37,7 @@ from reacthuman.genesis_runtime import as_numpy
 from reacthuman.sim.settings import DT
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand
 from reacthuman.unitree import crc
-from reacthuman.unitree.guard import is_damping
+from reacthuman.unitree.guard_rules import is_damping
 from reacthuman.unitree.messages import (
     LOWCMD_TOPIC,
     LOWSTATE_TOPIC,

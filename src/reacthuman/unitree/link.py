@@ -23,7 +23,7 @@ from reacthuman.spine.g1 import DEFAULT_POSE, G1_JOINTS
 from reacthuman.unitree import crc
 from reacthuman.unitree.bridge import BRIDGE_MODE_MACHINE, CommandInbox, joint_command_of
 from reacthuman.unitree.channel import Channel
-from reacthuman.unitree.guard import is_damping
+from reacthuman.unitree.guard_rules import is_damping
 from reacthuman.unitree.messages import (
     LOWCMD_TOPIC,
     LOWSTATE_TOPIC,

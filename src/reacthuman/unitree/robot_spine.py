@@ -37,7 +37,7 @@ from reacthuman.brain.plan import ReactionPlan
 from reacthuman.spine.command import CONTROL_PERIOD, JointCommand, tick_time
 from reacthuman.spine.g1 import DEFAULT_POSE, G1_JOINTS
 from reacthuman.unitree import crc
-from reacthuman.unitree.guard import is_damping
+from reacthuman.unitree.guard_rules import is_damping
 from reacthuman.unitree.messages import (
     ARMABLE,
     LowCmd_,
