@@ -44,7 +44,7 @@ from reacthuman.spine.outcome import ExecutionOutcome
 from reacthuman.spine.standin import STANDIN_NAME
 
 # Scenes a worker process plays before a fresh one replaces it: ~30 MB a scene (7
-# environments, 640x360), ~1.2 GB at most; a fresh process costs ~19 s (BENCHMARKS part 10).
+# environments, 640x360), ~1.2 GB at most; a fresh process costs ~19 s (BENCHMARKS "Paper scale").
 EPISODES_PER_PROCESS = 40
 
 

@@ -80,7 +80,7 @@ def _footer_span(data: bytes, footer: int) -> tuple[int, int, int]:
 def seal(path: Path) -> None:
     """Write the chunk, data-section and summary CRCs into an MCAP file, in place: only their
     four bytes each are written back (a bag is megabytes of camera frames; rewriting all of it
-    took a tenth of the node graph's CPU at paper scale, BENCHMARKS part 10). The file is read
+    took a tenth of the node graph's CPU at paper scale, BENCHMARKS "Node graph"). The file is read
     once and every CRC runs over views of it (slicing copied its 10 MB three times over)."""
     data = path.read_bytes()
     view = memoryview(data)
