@@ -21,7 +21,8 @@ from markupsafe import Markup
 from reacthuman.out_folder import clear_of_links
 from reacthuman.scenes.labels import Action
 from reacthuman.scenes.spec import SWEPT_BANDS, Family, SpeedBand
-from reacthuman.scenes.validity import Validity, validity_markdown
+from reacthuman.scenes.validity import Validity
+from reacthuman.scenes.validity_text import validity_markdown
 from reacthuman.scoring.aggregate import (
     Stat,
     band_consistency,
