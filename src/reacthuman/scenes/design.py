@@ -386,7 +386,8 @@ def band_design(
     catalogue: Catalogue,
     pin: Pin | None = None,
 ) -> tuple[SampleContext, Layout, list[Design]]:
-    """The first design attempt whose every band leaves a valid decision moment."""
+    """The first design attempt whose every band leaves a valid decision moment: ``band``'s
+    context and layout, and every band's design (the cameras frame them all)."""
     found = _group_design(sampler.family, group, band is SpeedBand.gravity, rate, catalogue, pin)
     if isinstance(found, str):
         raise FamilyError(found)

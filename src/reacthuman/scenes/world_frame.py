@@ -39,18 +39,22 @@ class WorldTransform:
 
 
 def rounded3(v: Sequence[float]) -> Vec3:
+    """A vector as a spec stores it (``rounded``)."""
     return (rounded(v[0]), rounded(v[1]), rounded(v[2]))
 
 
 def rounded(x: float) -> float:
+    """A number as a spec stores it: 4 decimals."""
     return round(x, 4) + 0.0  # + 0.0 turns -0.0 into 0.0, so JSON never shows "-0.0"
 
 
 def rounded_or_none(x: float | None) -> float | None:
+    """``rounded``, keeping None."""
     return None if x is None else rounded(x)
 
 
 def world_object(obj: SceneObject, tf: WorldTransform) -> SceneObject:
+    """An object of the event, its pose, velocities and joint in the room's frame."""
     joint = None
     if obj.joint is not None:
         joint = Joint(
@@ -71,6 +75,7 @@ def world_object(obj: SceneObject, tf: WorldTransform) -> SceneObject:
 
 
 def world_furniture(piece: Furniture, tf: WorldTransform) -> Furniture:
+    """A piece of furniture in the room's frame."""
     return piece.model_copy(
         update={
             "pose": tf.pose(piece.pose),
@@ -82,6 +87,7 @@ def world_furniture(piece: Furniture, tf: WorldTransform) -> Furniture:
 
 
 def world_camera(camera: Camera, tf: WorldTransform) -> Camera:
+    """A camera in the room's frame."""
     return camera.model_copy(
         update={
             "pos": tf.point(camera.pos),
