@@ -11,7 +11,8 @@ from loopback import Script, serve
 
 from reacthuman.layout import brain_folder
 from reacthuman.observation import CameraInfo, Frame, Observation, RobotPose
-from reacthuman.scenes.sets import Scene, SetManifest, generate_set
+from reacthuman.scenes.set_models import Scene, SetManifest
+from reacthuman.scenes.sets import generate_set
 from reacthuman.scenes.truth import ground_truth
 
 # The suite runs in two processes (scripts/run-tests.sh: pytest-xdist, ``-n 2 --dist

@@ -17,13 +17,10 @@ from reacthuman.authoring.retrieval import RetrievalError, RiskIndex
 from reacthuman.authoring.risk_memory import RiskBank, default_bank
 from reacthuman.authoring.selection import Selection, SelectionError, selection_problems
 from reacthuman.scenes.catalogue import default_catalogue
-from reacthuman.scenes.generate import (
-    GenerationError,
-    generate_scene,
-    pinnable_objects,
-    sampler_for,
-)
-from reacthuman.scenes.sets import SetError, read_set, write_set
+from reacthuman.scenes.generate import generate_scene
+from reacthuman.scenes.samplers import GenerationError, pinnable_objects, sampler_for
+from reacthuman.scenes.set_files import read_set, write_set
+from reacthuman.scenes.set_models import SetError
 from reacthuman.scenes.spec import Family, Pin, RoomType, SceneSpec
 
 DATA = Path(__file__).parent / "data"

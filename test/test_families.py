@@ -11,16 +11,10 @@ from reacthuman.brain.motion import to_robot
 from reacthuman.gait_table import load_gaits
 from reacthuman.scenes.cameras import ASPECT
 from reacthuman.scenes.catalogue import default_catalogue, longest_extent
+from reacthuman.scenes.design import MIN_SPEED_RATIO
 from reacthuman.scenes.families import REGISTRY
 from reacthuman.scenes.families.base import adversarial_pool, planned_side
-from reacthuman.scenes.generate import (
-    DEFAULT_ADVERSARIAL_RATE,
-    MIN_SPEED_RATIO,
-    GenerationError,
-    generate_scene,
-    pinnable_objects,
-    schedule,
-)
+from reacthuman.scenes.generate import DEFAULT_ADVERSARIAL_RATE, generate_scene
 from reacthuman.scenes.geometry import box_corners, project, quat_rotate, sub
 from reacthuman.scenes.kinematics import G
 from reacthuman.scenes.labels import (
@@ -33,6 +27,7 @@ from reacthuman.scenes.labels import (
 )
 from reacthuman.scenes.moment import DEFAULT_WINDOW, MIN_WINDOW, REACTION_MARGIN, resolution_time
 from reacthuman.scenes.reach import MOVING_SPEED
+from reacthuman.scenes.samplers import GenerationError, pinnable_objects, schedule
 from reacthuman.scenes.spec import (
     SWEPT_BANDS,
     Family,
@@ -706,8 +701,8 @@ def test_every_scene_shows_its_hazard_to_the_head_camera_at_the_freeze(default_s
 def test_a_design_whose_hazard_is_too_far_off_to_see_at_the_freeze_is_told_so(ball, too_far):
     """A ball thrown flat at 12 m/s from 8.5 m, with the very fast band's margin left at the
     freeze: 4.9 m off, a tennis ball spans 6 px of the head camera, a basketball 21."""
+    from reacthuman.scenes.design import Design
     from reacthuman.scenes.families.base import Layout
-    from reacthuman.scenes.generate import Design
     from reacthuman.scenes.kinematics import MotionPath
 
     thrown = default_catalogue().get(ball)
@@ -767,8 +762,9 @@ def test_a_design_whose_hazard_a_landing_hides_from_the_head_camera_is_told_so(
     """The G1's eye is 1.2 m up: a ball rolling on a landing above it, 1 m behind the
     landing's edge, shows nothing to the head camera (stair_tumble-9000000 showed 0 px). Such
     a design is redrawn (``Design.problems``)."""
-    from reacthuman.scenes.families.base import Layout, furniture
-    from reacthuman.scenes.generate import Design
+    from reacthuman.scenes.design import Design
+    from reacthuman.scenes.families.base import Layout
+    from reacthuman.scenes.families.blocks import furniture
     from reacthuman.scenes.kinematics import MotionPath
 
     ball = (

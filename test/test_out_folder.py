@@ -97,7 +97,7 @@ def test_every_verb_refuses_a_folder_it_did_not_make_and_writes_nothing(
 
 
 def test_observe_refuses_a_folder_it_did_not_make_before_simulating(tmp_path, default_set):
-    from reacthuman.scenes.sets import write_set
+    from reacthuman.scenes.set_files import write_set
 
     _manifest, scenes = default_set
     one = tmp_path / "one"

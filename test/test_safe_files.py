@@ -23,7 +23,8 @@ from reacthuman.ros import contract
 from reacthuman.ros.bag import EpisodeBag
 from reacthuman.runner import read_bench_set
 from reacthuman.safe_files import FRAME_LIMIT, UnsafeFile, read_inside
-from reacthuman.scenes.sets import generate_set, write_set
+from reacthuman.scenes.set_files import write_set
+from reacthuman.scenes.sets import generate_set
 from reacthuman.scenes.truth import ground_truth
 from reacthuman.scoring.run import score_row
 

@@ -10,14 +10,10 @@ import pytest
 from helpers import run_cli
 
 from reacthuman.scenes.labels import Action
-from reacthuman.scenes.sets import (
-    SetError,
-    SetReadError,
-    generate_set,
-    read_set,
-    summarise,
-    write_set,
-)
+from reacthuman.scenes.set_files import SetReadError, read_set, write_set
+from reacthuman.scenes.set_models import SetError
+from reacthuman.scenes.set_summary import summarise
+from reacthuman.scenes.sets import generate_set
 from reacthuman.scenes.spec import Family
 
 

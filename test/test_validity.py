@@ -16,11 +16,13 @@ from reacthuman.scenes.moment import (
     reaction_margin,
     window_for,
 )
-from reacthuman.scenes.sets import generate_set, metadata_for
+from reacthuman.scenes.set_models import metadata_for
+from reacthuman.scenes.sets import generate_set
 from reacthuman.scenes.spec import Family, SpeedBand
 from reacthuman.scenes.truth import ground_truth
 from reacthuman.scenes.twin import MassCue, compare, neighbour_bands, twin_spec
-from reacthuman.scenes.validity import format_validity, validity, validity_markdown
+from reacthuman.scenes.validity import validity
+from reacthuman.scenes.validity_text import format_validity, validity_markdown
 from reacthuman.sim.validate import group_rejection_reasons, neighbour_twins, rejection_reasons
 
 DT = 1.0 / 240.0

@@ -21,13 +21,9 @@ from reacthuman.brain.client import Decision
 from reacthuman.observation import Observation
 from reacthuman.run_folder import Frames
 from reacthuman.scenes.geometry import Vec3
-from reacthuman.scenes.sets import (
-    Scene,
-    SkippedScene,
-    default_scenes,
-    read_manifest,
-    read_scenes,
-)
+from reacthuman.scenes.set_files import read_manifest, read_scenes
+from reacthuman.scenes.set_models import Scene, SkippedScene
+from reacthuman.scenes.sets import default_scenes
 from reacthuman.scenes.spec import CameraName, SceneSpec
 from reacthuman.scenes.truth import GroundTruth
 from reacthuman.sim.episode import MIN_ENVS, standing

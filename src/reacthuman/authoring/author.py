@@ -18,14 +18,10 @@ from reacthuman.authoring.offline import ROOM_WORDS, causal_chain, normalise
 from reacthuman.authoring.retrieval import RiskIndex
 from reacthuman.authoring.selection import Selection, SelectionError
 from reacthuman.scenes.catalogue import Catalogue, default_catalogue
-from reacthuman.scenes.generate import (
-    GENERATOR_VERSION,
-    GenerationError,
-    generate_scene,
-    pinnable_objects,
-    sampler_for,
-)
-from reacthuman.scenes.sets import Authored, Scene, SceneCheck, SetManifest, metadata_for
+from reacthuman.scenes.generate import GENERATOR_VERSION, generate_scene
+from reacthuman.scenes.samplers import GenerationError, pinnable_objects, sampler_for
+from reacthuman.scenes.set_models import Authored, Scene, SetManifest, metadata_for
+from reacthuman.scenes.sets import SceneCheck
 from reacthuman.scenes.spec import SWEPT_BANDS, Family, Pin, RoomType, SceneSpec
 
 AUTHORED_FIRST_SEED = 500_000

@@ -23,8 +23,8 @@ from reacthuman.authoring.selection import (
     nearest_objects,
 )
 from reacthuman.scenes.catalogue import Catalogue, CatalogueObject, default_catalogue
-from reacthuman.scenes.generate import pinnable_objects, sampler_for
-from reacthuman.scenes.sets import CausalChain
+from reacthuman.scenes.samplers import pinnable_objects, sampler_for
+from reacthuman.scenes.set_models import CausalChain
 from reacthuman.scenes.spec import Family, RoomType, SpeedBand
 
 PLANNER = "offline"

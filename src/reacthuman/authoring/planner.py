@@ -27,7 +27,7 @@ from reacthuman.brain.extract import extract_json
 from reacthuman.brain.store import ResponseStore, decision_key
 from reacthuman.documents import first_problem
 from reacthuman.scenes.catalogue import Catalogue, default_catalogue
-from reacthuman.scenes.generate import pinnable_objects, sampler_for
+from reacthuman.scenes.samplers import pinnable_objects, sampler_for
 from reacthuman.scenes.spec import Family, RoomType
 
 PROMPT_VERSION = "author-1"  # part of the response-store key: a new question is asked anew

@@ -15,6 +15,7 @@ is reported with the unit's id and field.
 
 from __future__ import annotations
 
+from collections import Counter
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
@@ -25,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from reacthuman.assets import assets_dir
 from reacthuman.documents import first_problem, read_json
 from reacthuman.scenes.catalogue import Catalogue, default_catalogue
-from reacthuman.scenes.generate import pinnable_objects
+from reacthuman.scenes.samplers import pinnable_objects
 from reacthuman.scenes.spec import Family, RoomType
 
 BANK_FILE = "risk_memory.json"
@@ -171,3 +172,34 @@ def default_bank() -> RiskBank:
     if missing:
         raise BankError(f"packaged risk-memory bank: no unit for the families {missing}")
     return bank
+
+
+def format_bank(bank: RiskBank, every_unit: bool = False) -> str:
+    """What a bank covers, a person reads in a terminal (``reacthuman scenes risks``): its
+    units per severity and per family, the families no unit stages, and with
+    ``every_unit`` each unit with its families, objects and source."""
+    units = bank.units
+    grades = Counter(u.severity for u in units)
+    lines = [
+        f"risk-memory bank {bank.bank_version}: {len(units)} units",
+        "  severity   " + ", ".join(f"{g.value} {grades[g]}" for g in Severity),
+        f"  {'family':<18}{'units':>6}  {'low':>4}{'medium':>7}{'high':>5}",
+    ]
+    for family in Family:
+        mine = [u for u in units if family in u.families]
+        counts = Counter(u.severity for u in mine)
+        lines.append(
+            f"  {family.value:<18}{len(mine):>6}  {counts[Severity.low]:>4}"
+            f"{counts[Severity.medium]:>7}{counts[Severity.high]:>5}"
+        )
+    uncovered = [f.value for f in Family if not any(f in u.families for u in units)]
+    if uncovered:
+        lines.append(f"  no unit for: {', '.join(uncovered)}")
+    if every_unit:
+        for unit in units:
+            lines += [
+                f"\n{unit.id} [{unit.severity.value}] {unit.title}",
+                f"  families: {', '.join(unit.families)}; objects: {', '.join(unit.objects)}",
+                f"  source: {unit.reference.source}",
+            ]
+    return "\n".join(lines)

@@ -16,8 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from reacthuman.authoring.risk_memory import RiskBank, Severity, UnitId
 from reacthuman.scenes.catalogue import Catalogue, default_catalogue
-from reacthuman.scenes.generate import pinnable_objects, sampler_for
-from reacthuman.scenes.sets import CausalChain
+from reacthuman.scenes.samplers import pinnable_objects, sampler_for
+from reacthuman.scenes.set_models import CausalChain
 from reacthuman.scenes.spec import Family, RoomType, SpeedBand
 
 MAX_DESCRIPTION_CHARS = 2000  # a scene's description is a sentence or a short paragraph

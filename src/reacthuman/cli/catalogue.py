@@ -87,8 +87,8 @@ def _catalogue_markdown(catalogue) -> str:
     """The per-object label table docs/scenes.md publishes: what each object looks like, what it
     is, the label rule's verdict, and the families that stage it."""
     from reacthuman.scenes.families import REGISTRY
-    from reacthuman.scenes.generate import pinnable_objects
     from reacthuman.scenes.labels import rule_in_words
+    from reacthuman.scenes.samplers import pinnable_objects
 
     users: dict[str, list[str]] = {}
     for family in REGISTRY:

@@ -107,9 +107,10 @@ def spec_path(target: Path) -> Path:
 def load_specs(target: Path) -> tuple[list, list[str]]:
     """The specs at ``target`` (a set folder, a scene folder or a spec file) and the set's
     scenes that could not be read, each named with its file and why: one bad scene is its
-    own error, the others are run (``scenes.sets.read_scenes``). CliError when ``target``
+    own error, the others are run (``scenes.set_files.read_scenes``). CliError when ``target``
     itself cannot be read (no set.json or spec, an invalid manifest)."""
-    from reacthuman.scenes.sets import SetError, load_spec, read_scenes
+    from reacthuman.scenes.set_files import load_spec, read_scenes
+    from reacthuman.scenes.set_models import SetError
 
     try:
         if target.is_dir() and (target / "set.json").is_file():

@@ -234,7 +234,9 @@ def run_group(
     from reacthuman.brain.store import ResponseStore
     from reacthuman.genesis_runtime import LIBRARY_LOG
     from reacthuman.run_folder import LIBRARY_LOG_FILE
-    from reacthuman.scenes.sets import Scene, group_manifest, write_set
+    from reacthuman.scenes.set_files import write_set
+    from reacthuman.scenes.set_models import Scene
+    from reacthuman.scenes.sets import group_manifest
     from reacthuman.scoring.results import ResultsStore, ScoreRow
 
     if versions() != driver:

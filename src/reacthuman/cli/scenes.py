@@ -1,5 +1,5 @@
-"""``reacthuman scenes generate | author | validate | validity | sheet | show | families |
-risks``."""
+"""``reacthuman scenes generate | validate | validity | sheet | show | families``; ``author``
+and ``risks`` are in ``cli.authoring``."""
 
 from __future__ import annotations
 
@@ -8,12 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from reacthuman.cli.authoring import add_authoring_parsers
 from reacthuman.cli.common import (
     CliError,
-    add_endpoint_options,
     add_simulation_options,
-    default_store,
-    endpoint_key,
     family_name,
     load_specs,
     make_observer,
@@ -142,93 +140,17 @@ def add_parser(commands: Any) -> None:
         "families", help="list the 17 event families", description="List the 17 event families."
     )
     fams.set_defaults(func=cmd_scenes_families)
-
-    risks = scene_commands.add_parser(
-        "risks",
-        help="check and summarise a risk-memory bank",
-        description="Check a household risk-memory bank (ICAT's units: conditions, "
-        "consequence with severity, prevention, reference; the families, rooms and catalogue "
-        "objects that stage them) and print what it covers: the packaged one, or --bank FILE "
-        "(a bad unit is named with its field).",
-    )
-    risks.add_argument("--bank", help="a bank file (default: the packaged assets/risk_memory.json)")
-    risks.add_argument("--list", action="store_true", help="also list every unit")
-    risks.set_defaults(func=cmd_scenes_risks)
-
-    author = scene_commands.add_parser(
-        "author",
-        help="scenes from words, grounded in the risk-memory bank",
-        description="Author scenes from descriptions ('a cast-iron pan slides off the counter "
-        "while someone is cooking') or from a scenario ('kitchen, G1 humanoid') and a count: "
-        "risk-memory units are retrieved for each, a planner selects the family, catalogue "
-        "object, room and causal chain with its severity, and the seeded randomizer stages "
-        "the selection as a validated scene. The offline planner needs no model. A "
-        "description that cannot be staged is rejected with the reason; the set holds the "
-        "rest, and authored.json says what became of each. Same arguments, same bytes.",
-    )
-    author.add_argument("descriptions", nargs="*", metavar="DESCRIPTION")
-    author.add_argument("--file", metavar="FILE", help="descriptions, one per line (# comments)")
-    author.add_argument("--scenario", help='a room and the robot, e.g. "kitchen, G1 humanoid"')
-    author.add_argument(
-        "--count", type=positive_int, metavar="N", help="scenes for --scenario (default 20)"
-    )
-    author.add_argument(
-        "--out", required=True, help="output folder: new, empty, or a set to replace"
-    )
-    author.add_argument(
-        "--into",
-        metavar="SET",
-        help="a set (generated, authored or both) whose scenes the output holds too, the "
-        "authored ones after them (--out may be the same folder)",
-    )
-    author.add_argument(
-        "--bank", help="a risk-memory bank file (default: the packaged assets/risk_memory.json)"
-    )
-    author.add_argument(
-        "--index-cache",
-        metavar="DIR",
-        help="where the bank's embeddings are cached (default ~/.cache/reacthuman/risk-index)",
-    )
-    author.add_argument(
-        "--first-seed",
-        type=non_negative_int,
-        metavar="S",
-        help="the first authored seed (default 500000; each selection takes a block of seeds)",
-    )
-    author.add_argument(
-        "--model",
-        metavar="ID",
-        help="plan with this model at an OpenAI-compatible endpoint (default: the offline "
-        "planner, no model)",
-    )
-    add_endpoint_options(author, ": a rerun asks --model nothing twice")
-    author.add_argument(
-        "--simulate",
-        action="store_true",
-        help="simulate every authored scene, move past candidates whose simulation "
-        "contradicts their spec, and label from measured ground truth (minutes)",
-    )
-    add_simulation_options(author)
-    author.add_argument("--quiet", action="store_true", help="no progress bar")
-    author.set_defaults(func=cmd_scenes_author)
+    add_authoring_parsers(scene_commands)
 
 
 def cmd_scenes_generate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from reacthuman.scenes.catalogue import default_catalogue
-    from reacthuman.scenes.generate import GenerationError, generate_scene
-    from reacthuman.scenes.sets import (
-        GENERATOR_VERSION,
-        Scene,
-        SetError,
-        SetManifest,
-        check_set_folder,
-        format_summary,
-        generate_set,
-        metadata_for,
-        write_set,
-    )
+    from reacthuman.scenes.samplers import GenerationError
+    from reacthuman.scenes.set_files import check_set_folder, write_set
+    from reacthuman.scenes.set_models import SetError
+    from reacthuman.scenes.set_summary import format_summary
+    from reacthuman.scenes.sets import candidate_specs, generate_set, single_scene_set
     from reacthuman.scenes.spec import Family
 
     if args.seed is not None and args.family is None:
@@ -244,17 +166,7 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
     try:
         check_set_folder(args.out, "scenes generate")  # before any work
         if args.seed is not None:
-            spec = generate_scene(args.family, args.seed, args.adversarial_rate)
-            scenes = [Scene(spec=spec, metadata=metadata_for(spec))]
-            manifest = SetManifest(
-                generator_version=GENERATOR_VERSION,
-                catalogue_version=default_catalogue().version,
-                per_family=1,
-                adversarial_rate=args.adversarial_rate,
-                families=[spec.family],
-                scenes=[f"{spec.family.value}/{spec.scene_id}"],
-                skipped=[],
-            )
+            manifest, scenes = single_scene_set(args.family, args.seed, args.adversarial_rate)
         else:
             families = [Family(args.family)] if args.family else list(Family)
             check = group_check = None
@@ -263,20 +175,11 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
 
                 group_check = group_rejection_reasons
                 observer = make_observer(args.cache)
-                # Simulate the schedule's first candidates in parallel up front; the check
-                # then reads them from the cache and only replacements run one by one.
-                # One group (or four seeds) more per family than the set takes: a rejected
-                # group's replacement is then usually simulated already.
-                _manifest, candidates = generate_set(
-                    args.per_family + 4,
-                    families,
-                    args.adversarial_rate,
-                    first_seed=args.first_seed,
+                # Simulated in parallel up front; the check then reads them from the cache
+                # and only replacements run one by one.
+                specs = candidate_specs(
+                    args.per_family, families, args.adversarial_rate, args.first_seed
                 )
-                from reacthuman.scenes.twin import twin_spec
-
-                specs = [c.spec for c in candidates]
-                specs += [twin_spec(s) for s in specs if s.adversarial]  # their twin tests
                 prefill(observer, specs, args.jobs, args.quiet)
                 check = simulation_check(observer)
             with tqdm(
@@ -306,7 +209,9 @@ def cmd_scenes_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_scenes_validate(args: argparse.Namespace) -> int:
-    from reacthuman.scenes.sets import SetError, format_summary, load_spec
+    from reacthuman.scenes.set_files import load_spec
+    from reacthuman.scenes.set_models import SetError
+    from reacthuman.scenes.set_summary import format_summary
 
     target = Path(args.path)
     if not target.exists():
@@ -332,7 +237,8 @@ def _read_set(path: Path) -> list[Any]:
 
 def _read_set_and_manifest(path: Path) -> tuple[Any, list[Any]]:
     """``_read_set``, with the set's manifest."""
-    from reacthuman.scenes.sets import SetError, SetReadError, read_set
+    from reacthuman.scenes.set_files import SetReadError, read_set
+    from reacthuman.scenes.set_models import SetError
 
     try:
         manifest, scenes = read_set(path)
@@ -346,7 +252,8 @@ def _read_set_and_manifest(path: Path) -> tuple[Any, list[Any]]:
 
 
 def cmd_scenes_validity(args: argparse.Namespace) -> int:
-    from reacthuman.scenes.validity import format_validity, validity
+    from reacthuman.scenes.validity import validity
+    from reacthuman.scenes.validity_text import format_validity
 
     manifest, scenes = _read_set_and_manifest(Path(args.path))
     report = validity(scenes, manifest.skipped)
@@ -397,7 +304,8 @@ def cmd_scenes_sheet(args: argparse.Namespace) -> int:
 
 
 def cmd_scenes_show(args: argparse.Namespace) -> int:
-    from reacthuman.scenes.sets import SetError, load_spec
+    from reacthuman.scenes.set_files import load_spec
+    from reacthuman.scenes.set_models import SetError
     from reacthuman.scenes.show import describe
 
     try:
@@ -418,202 +326,3 @@ def cmd_scenes_families(_args: argparse.Namespace) -> int:
         pace = "gravity" if sampler.gravity_paced else "swept"
         print(f"  {family.value:<18}{sampler.archetype:<14}{pace:<10}{sampler.summary}")
     return 0
-
-
-def cmd_scenes_risks(args: argparse.Namespace) -> int:
-    from collections import Counter
-
-    from reacthuman.authoring.risk_memory import BankError, Severity, load_bank
-    from reacthuman.scenes.spec import Family
-
-    try:
-        bank = load_bank(args.bank)
-    except BankError as exc:
-        raise CliError(str(exc)) from None
-    units = bank.units
-    grades = Counter(u.severity for u in units)
-    print(f"risk-memory bank {bank.bank_version}: {len(units)} units")
-    print("  severity   " + ", ".join(f"{g.value} {grades[g]}" for g in Severity))
-    print(f"  {'family':<18}{'units':>6}  {'low':>4}{'medium':>7}{'high':>5}")
-    for family in Family:
-        mine = [u for u in units if family in u.families]
-        counts = Counter(u.severity for u in mine)
-        print(
-            f"  {family.value:<18}{len(mine):>6}  {counts[Severity.low]:>4}"
-            f"{counts[Severity.medium]:>7}{counts[Severity.high]:>5}"
-        )
-    uncovered = [f.value for f in Family if not any(f in u.families for u in units)]
-    if uncovered:
-        print(f"  no unit for: {', '.join(uncovered)}")
-    if args.list:
-        for unit in units:
-            print(f"\n{unit.id} [{unit.severity.value}] {unit.title}")
-            print(f"  families: {', '.join(unit.families)}; objects: {', '.join(unit.objects)}")
-            print(f"  source: {unit.reference.source}")
-    return 0
-
-
-def _descriptions(args: argparse.Namespace) -> list[str]:
-    texts = list(args.descriptions)
-    if args.file:
-        try:
-            lines = Path(args.file).read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise CliError(f"{args.file}: cannot read: {exc.strerror}") from None
-        except UnicodeDecodeError as exc:
-            raise CliError(f"{args.file}: not UTF-8 text (byte {exc.start})") from None
-        texts += [line.strip() for line in lines if line.strip() and not line.startswith("#")]
-    return texts
-
-
-def cmd_scenes_author(args: argparse.Namespace) -> int:
-    import json
-
-    from reacthuman.authoring import offline
-    from reacthuman.authoring.author import (
-        AUTHORED_FIRST_SEED,
-        Authoring,
-        Rejected,
-        author_all,
-        first_candidate,
-        manifest_for,
-        merged,
-        scenario_authorings,
-    )
-    from reacthuman.authoring.retrieval import RetrievalError, RiskIndex
-    from reacthuman.authoring.risk_memory import BankError, default_bank, load_bank
-    from reacthuman.authoring.selection import SelectionError
-    from reacthuman.scenes.sets import SetError, check_set_folder, read_set, write_set
-
-    texts = _descriptions(args)
-    if args.scenario is None and not texts:
-        raise CliError("give descriptions (or --file), or --scenario with --count")
-    if args.scenario is not None and texts:
-        raise CliError("give descriptions or --scenario, not both")
-    if args.count is not None and args.scenario is None:
-        raise CliError("--count goes with --scenario")
-    try:
-        check_set_folder(args.out, "scenes author")  # before any work
-    except SetError as exc:
-        raise CliError(str(exc)) from None
-    try:
-        bank = load_bank(args.bank) if args.bank else default_bank()
-        index = RiskIndex.build(bank, Path(args.index_cache) if args.index_cache else None)
-    except (BankError, RetrievalError) as exc:
-        raise CliError(str(exc)) from None
-    outcome: list[Authoring | Rejected] = []
-    if args.scenario is not None:
-        try:
-            planned = scenario_authorings(args.scenario, args.count or 20, index)
-        except SelectionError as exc:
-            raise CliError(str(exc)) from None
-        if args.model:  # the model plans each of the scenario's documented hazards
-            texts = [f"{args.scenario}: {authoring.description}" for authoring in planned]
-        else:
-            outcome = list(planned)
-    if args.model:
-        outcome += _plan_with_model(args, texts, index)
-    for text in [] if args.model else texts:
-        try:
-            selection, _hits = offline.plan(text, index)
-        except (SelectionError, RetrievalError) as exc:
-            outcome.append(Rejected(text[:200], str(exc)))
-            continue
-        outcome.append(Authoring(text.strip(), offline.PLANNER, selection))
-    first = AUTHORED_FIRST_SEED if args.first_seed is None else args.first_seed
-    check = None
-    if args.simulate:
-        observer = make_observer(args.cache)
-        # Each selection's first candidate simulated in parallel up front; the check then
-        # reads it from the cache, and only a rejected candidate's successor runs alone.
-        firsts = [
-            first_candidate(item, slot, first)
-            for slot, item in enumerate(outcome)
-            if isinstance(item, Authoring)
-        ]
-        prefill(observer, [spec for spec in firsts if spec is not None], args.jobs, args.quiet)
-        check = simulation_check(observer)
-    scenes, record = author_all(outcome, first, check)
-    rejected = len(record) - len(scenes)
-    for entry in record:
-        if "scene" in entry:
-            scene = next(s for s in scenes if s.spec.scene_id == entry["scene"])
-            meta = scene.metadata
-            assert meta.authored is not None
-            print(
-                f"{meta.scene_id:<24} {meta.object:<22} {scene.spec.room.type.value:<12} "
-                f"{meta.authored.severity:<7} {meta.label.value:<16} {entry['description'][:60]}"
-            )
-        else:
-            print(f"rejected: {entry['description'][:70]!r}: {entry['rejected']}")
-    if not scenes:
-        raise CliError("no scene could be authored (reasons above); nothing was written")
-    try:
-        manifest, written = manifest_for(scenes), scenes
-        if args.into:
-            base = read_set(args.into)
-            before = Path(args.into) / "authored.json"
-            if before.is_file():
-                earlier = json.loads(before.read_text(encoding="utf-8"))
-                if not isinstance(earlier, list):
-                    raise CliError(f"{before}: not a list of authoring records")
-                record = earlier + record
-            manifest, written = merged(base, scenes)
-        write_set(
-            args.out,
-            manifest,
-            written,
-            extra={"authored.json": json.dumps(record, indent=2, ensure_ascii=False) + "\n"},
-            verb="scenes author",
-        )
-    except (SetError, SelectionError, ValueError) as exc:
-        raise CliError(str(exc)) from None
-    print(
-        f"\nwrote {len(scenes)} authored scene(s) to {args.out}"
-        + (f" ({rejected} rejected)" if rejected else "")
-    )
-    return 0
-
-
-def _plan_with_model(args: argparse.Namespace, texts: list[str], index: Any) -> list[Any]:
-    """Each description planned by ``--model``, concurrently, through the brain's client and
-    a response store; an unusable answer is the description's rejection."""
-    import asyncio
-
-    from reacthuman.authoring.author import Authoring, Rejected
-    from reacthuman.authoring.planner import plan_with_model
-    from reacthuman.authoring.selection import SelectionError
-    from reacthuman.brain.client import ModelClient
-    from reacthuman.brain.store import ResponseStore
-    from reacthuman.sqlite_store import StoreError
-
-    client = ModelClient(args.model, args.base_url, endpoint_key(args))
-    path = Path(args.store) if args.store else default_store()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        store = ResponseStore(path)
-    except (OSError, StoreError) as exc:
-        raise CliError(f"{path}: cannot open the response store: {exc}") from None
-
-    async def one(text: str) -> Any:
-        try:
-            selection, record, _hits = await plan_with_model(client, text, index, store)
-        except SelectionError as exc:
-            return Rejected(text[:200], str(exc))
-        if selection is None:
-            return Rejected(text[:200], f"{args.model}: {record.r1_reason}")
-        return Authoring(text.strip(), args.model, selection)
-
-    async def all_of() -> list[Any]:
-        limit = asyncio.Semaphore(8)
-
-        async def bounded(text: str) -> Any:
-            async with limit:
-                return await one(text)
-
-        return await asyncio.gather(*(bounded(text) for text in texts))
-
-    try:
-        return asyncio.run(all_of())
-    finally:
-        store.close()

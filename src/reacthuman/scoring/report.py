@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from reacthuman.out_folder import clear_of_links
-from reacthuman.scenes.validity import Validity, validity_markdown
+from reacthuman.scenes.validity import Validity
+from reacthuman.scenes.validity_text import validity_markdown
 from reacthuman.scoring import report_tables as tables
 from reacthuman.scoring.aggregate import by
 from reacthuman.scoring.episodes import episode_lines

@@ -21,8 +21,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from reacthuman.layout import FRAMES_DIR
-from reacthuman.scenes.generate import MIN_SPEED_RATIO, generate_scene, sampler_for
+from reacthuman.scenes.design import MIN_SPEED_RATIO
+from reacthuman.scenes.generate import generate_scene
 from reacthuman.scenes.moment import margin_problem
+from reacthuman.scenes.samplers import sampler_for
 from reacthuman.scenes.spec import Family, SceneSpec, SpeedBand
 from reacthuman.scenes.truth import GroundTruth
 from reacthuman.scenes.twin import TwinTest, compare, neighbour_bands, twin_spec

@@ -1,4 +1,5 @@
-"""The event-family registry: every module in this package registers one family sampler."""
+"""The event-family registry: every module in this package but ``base`` (what a sampler is)
+and ``blocks`` (what samplers share) registers one family sampler."""
 
 from __future__ import annotations
 
@@ -10,5 +11,5 @@ from reacthuman.scenes.families.base import REGISTRY, FamilySampler, register
 __all__ = ["REGISTRY", "FamilySampler", "register"]
 
 for _module in pkgutil.iter_modules(__path__):
-    if _module.name != "base":
+    if _module.name not in ("base", "blocks"):
         importlib.import_module(f"{__name__}.{_module.name}")

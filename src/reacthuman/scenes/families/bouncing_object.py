@@ -16,16 +16,18 @@ from __future__ import annotations
 
 from reacthuman.scenes.families.base import (
     ALTERNATING,
-    HANDS_COUNTER_NEAR_EDGE,
     FamilySampler,
     Layout,
     SampleContext,
+    register,
+    twin_of,
+)
+from reacthuman.scenes.families.blocks import (
+    HANDS_COUNTER_NEAR_EDGE,
     fly,
     hands_counter_height,
     long_table,
-    register,
     rolling_spin,
-    twin_of,
 )
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType, SpeedBand
 from reacthuman.scenes.twin import MassCue

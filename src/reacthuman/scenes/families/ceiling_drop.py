@@ -20,10 +20,9 @@ from reacthuman.scenes.families.base import (
     FamilySampler,
     Layout,
     SampleContext,
-    fly,
-    furniture,
     register,
 )
+from reacthuman.scenes.families.blocks import fly, furniture
 from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType
 
 # How far ahead of the robot's feet the fixture's near edge falls: where the reach map in

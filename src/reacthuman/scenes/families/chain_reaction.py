@@ -16,15 +16,17 @@ from reacthuman.scenes.catalogue import CatalogueObject
 from reacthuman.scenes.families.base import (
     CATCH,
     DODGE,
-    HANDS_COUNTER_NEAR_EDGE,
     FamilyError,
     FamilySampler,
     Layout,
     SampleContext,
+    register,
+)
+from reacthuman.scenes.families.blocks import (
+    HANDS_COUNTER_NEAR_EDGE,
     fly,
     hands_counter_height,
     long_table,
-    register,
     resting_z,
     rolling_spin,
 )

@@ -11,14 +11,8 @@ from __future__ import annotations
 
 import math
 
-from reacthuman.scenes.families.base import (
-    DODGE,
-    FamilySampler,
-    Layout,
-    SampleContext,
-    furniture,
-    register,
-)
+from reacthuman.scenes.families.base import DODGE, FamilySampler, Layout, SampleContext, register
+from reacthuman.scenes.families.blocks import furniture
 from reacthuman.scenes.geometry import quat_from_yaw
 from reacthuman.scenes.kinematics import DT, MotionPath
 from reacthuman.scenes.spec import Family, FurnitureKind, Joint, ObjectRole, RoomType, SpeedBand

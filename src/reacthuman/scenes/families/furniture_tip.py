@@ -18,8 +18,8 @@ from reacthuman.scenes.families.base import (
     Layout,
     SampleContext,
     register,
-    topple,
 )
+from reacthuman.scenes.families.blocks import topple
 from reacthuman.scenes.reach import REACH_RADIUS
 from reacthuman.scenes.spec import Family, RoomType
 

@@ -23,15 +23,17 @@ import math
 from reacthuman.scenes.families.base import (
     CATCH,
     DODGE,
-    HANDS_MEET_AHEAD,
-    HANDS_MEET_HEIGHT,
     NO_ACTION,
-    WOOD_COLORS,
     FamilySampler,
     Layout,
     SampleContext,
-    furniture,
     register,
+)
+from reacthuman.scenes.families.blocks import (
+    HANDS_MEET_AHEAD,
+    HANDS_MEET_HEIGHT,
+    WOOD_COLORS,
+    furniture,
     topple,
 )
 from reacthuman.scenes.spec import Family, FurnitureKind, RoomType

@@ -11,14 +11,8 @@ from __future__ import annotations
 
 import math
 
-from reacthuman.scenes.families.base import (
-    DODGE,
-    FamilySampler,
-    Layout,
-    SampleContext,
-    register,
-    topple,
-)
+from reacthuman.scenes.families.base import DODGE, FamilySampler, Layout, SampleContext, register
+from reacthuman.scenes.families.blocks import topple
 from reacthuman.scenes.geometry import quat_from_axis_angle
 from reacthuman.scenes.kinematics import MotionPath, ladder_angles
 from reacthuman.scenes.reach import REACH_RADIUS

@@ -12,14 +12,11 @@ its arms out). It is at rest until the strike, so the model must reason about th
 
 from __future__ import annotations
 
-from reacthuman.scenes.families.base import (
+from reacthuman.scenes.families.base import FamilySampler, Layout, SampleContext, register
+from reacthuman.scenes.families.blocks import (
     HANDS_COUNTER_CENTRE,
-    FamilySampler,
-    Layout,
-    SampleContext,
     fly,
     long_table,
-    register,
     resting_z,
     rolling_spin,
 )

@@ -14,18 +14,15 @@ from __future__ import annotations
 
 import math
 
-from reacthuman.scenes.families.base import (
+from reacthuman.scenes.families.base import FamilySampler, Layout, SampleContext, register
+from reacthuman.scenes.families.blocks import (
     HANDS_COUNTER_NEAR_EDGE,
     WET_FACTOR,
     WET_TOP_FRICTION,
-    FamilySampler,
-    Layout,
-    SampleContext,
     fly,
     hands_counter_height,
     is_ball,
     long_table,
-    register,
     resting_z,
     rolling_spin,
 )

@@ -22,15 +22,17 @@ from __future__ import annotations
 import math
 
 from reacthuman.scenes.families.base import (
-    HANDS_MEET_AHEAD,
-    HANDS_MEET_HEIGHT,
     FamilyError,
     FamilySampler,
     Layout,
     SampleContext,
+    register,
+)
+from reacthuman.scenes.families.blocks import (
+    HANDS_MEET_AHEAD,
+    HANDS_MEET_HEIGHT,
     entry_x,
     furniture,
-    register,
 )
 from reacthuman.scenes.kinematics import G, MotionPath, integrate_angle, principal_inertia
 from reacthuman.scenes.spec import Family, FurnitureKind, Joint, ObjectRole, RoomType, SpeedBand

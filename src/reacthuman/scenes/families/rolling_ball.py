@@ -11,15 +11,12 @@ and arrives well after (paper Figure 5b).
 
 from __future__ import annotations
 
-from reacthuman.scenes.families.base import (
+from reacthuman.scenes.families.base import FamilySampler, Layout, SampleContext, register
+from reacthuman.scenes.families.blocks import (
     HANDS_COUNTER_NEAR_EDGE,
-    FamilySampler,
-    Layout,
-    SampleContext,
     fly,
     hands_counter_height,
     long_table,
-    register,
     resting_z,
     rolling_spin,
 )

@@ -15,21 +15,23 @@ from __future__ import annotations
 import math
 
 from reacthuman.scenes.families.base import (
-    INCLINE_PUSH_SPEEDS,
-    WAXED_FACTOR,
-    WAXED_FRICTION,
-    WOOD_COLORS,
     FamilyError,
     FamilySampler,
     Layout,
     SampleContext,
+    register,
+    twin_of,
+)
+from reacthuman.scenes.families.blocks import (
+    INCLINE_PUSH_SPEEDS,
+    WAXED_FACTOR,
+    WAXED_FRICTION,
+    WOOD_COLORS,
     entry_x,
     furniture,
     incline_accel,
     mu,
-    register,
     slide_down,
-    twin_of,
 )
 from reacthuman.scenes.geometry import quat_from_axis_angle, quat_from_yaw, quat_mul
 from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType

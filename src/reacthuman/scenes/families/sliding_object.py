@@ -16,23 +16,25 @@ from __future__ import annotations
 import math
 
 from reacthuman.scenes.families.base import (
-    HANDS_COUNTER_NEAR_EDGE,
-    WAXED_FACTOR,
-    WAXED_FRICTION,
-    WOOD_COLORS,
     FamilyError,
     FamilySampler,
     Layout,
     SampleContext,
+    register,
+    twin_of,
+)
+from reacthuman.scenes.families.blocks import (
+    HANDS_COUNTER_NEAR_EDGE,
+    WAXED_FACTOR,
+    WAXED_FRICTION,
+    WOOD_COLORS,
     entry_x,
     furniture,
     hands_counter_height,
     incline_accel,
     long_table,
     mu,
-    register,
     slide_down,
-    twin_of,
 )
 from reacthuman.scenes.geometry import quat_from_axis_angle, quat_from_yaw, quat_mul
 from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType, SpeedBand

@@ -24,10 +24,9 @@ from reacthuman.scenes.families.base import (
     FamilySampler,
     Layout,
     SampleContext,
-    fly,
-    long_table,
     register,
 )
+from reacthuman.scenes.families.blocks import fly, long_table
 from reacthuman.scenes.kinematics import G, MotionPath, integrate_angle
 from reacthuman.scenes.spec import Family, ObjectRole, RoomType
 

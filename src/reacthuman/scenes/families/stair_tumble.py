@@ -14,17 +14,14 @@ from __future__ import annotations
 
 import math
 
-from reacthuman.scenes.families.base import (
+from reacthuman.scenes.families.base import FamilySampler, Layout, SampleContext, register
+from reacthuman.scenes.families.blocks import (
     HANDS_COUNTER_NEAR_EDGE,
     WOOD_COLORS,
-    FamilySampler,
-    Layout,
-    SampleContext,
     fly,
     furniture,
     hands_counter_height,
     mu,
-    register,
     resting_z,
     rolling_spin,
 )

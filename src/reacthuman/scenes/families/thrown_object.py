@@ -22,10 +22,9 @@ from reacthuman.scenes.families.base import (
     FamilySampler,
     Layout,
     SampleContext,
-    fly,
-    furniture,
     register,
 )
+from reacthuman.scenes.families.blocks import fly, furniture
 from reacthuman.scenes.kinematics import G
 from reacthuman.scenes.reach import REACH_RADIUS
 from reacthuman.scenes.spec import Family, FurnitureKind, ObjectRole, RoomType, SpeedBand
