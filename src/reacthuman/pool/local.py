@@ -12,8 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reacthuman.pool.config import PoolError, RunConfig, Shard, WorkerJob
-from reacthuman.pool.process import Worker, rows_of, start_worker
+from reacthuman.pool.process import Worker, rows_of, rows_of_exited, start_worker
 from reacthuman.scoring.results import ScoreRow
+
+WAIT = 1.0  # s between looks at whether a worker has exited, its pipe still open
 
 
 def run_local(config: RunConfig, workers: int, on_row: Callable[[ScoreRow], None]) -> int:
@@ -59,15 +61,14 @@ def serve(workers: list[Worker], on_row: Callable[[ScoreRow], None]) -> bool:
     """The workers' rows to ``on_row`` until every one has exited; whether Ctrl-C came (the
     workers had it too: their pipes are read on while they finish)."""
     interrupted = False
-    while any(not w.ended for w in workers) or any(w.process.poll() is None for w in workers):
+    while not all(w.ended for w in workers) or any(w.process.poll() is None for w in workers):
         try:
+            for _worker, rows in rows_of(workers, WAIT) + rows_of_exited(workers):
+                for row in rows:
+                    on_row(row)
             if all(w.ended for w in workers):
                 for worker in workers:
                     worker.process.wait()
-                continue
-            for _worker, rows in rows_of(workers):
-                for row in rows:
-                    on_row(row)
         except KeyboardInterrupt:
             interrupted = True
     return interrupted

@@ -89,3 +89,17 @@ def rows_of(
             selector.register(worker.pipe, selectors.EVENT_READ, worker)
         ready = [key.data for key, _events in selector.select(timeout)]
     return [(w, w.take(os.read(w.pipe.fileno(), 65536))) for w in ready]
+
+
+def rows_of_exited(workers: list[Worker]) -> list[tuple[Worker, list[ScoreRow]]]:
+    """The rows still in the pipes of workers that have exited, their pipes then ended: a
+    process the worker started and that kept the pipe open cannot hold up its starter."""
+    got: list[tuple[Worker, list[ScoreRow]]] = []
+    for worker in workers:
+        if worker.ended or worker.process.poll() is None:
+            continue
+        while not worker.ended and (ready := rows_of([worker], 0)):
+            got += ready
+        if not worker.ended:
+            worker.take(b"")
+    return got

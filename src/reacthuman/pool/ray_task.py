@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from reacthuman.pool.config import PoolError, RunConfig, Shard, WorkerJob
-from reacthuman.pool.process import Worker, rows_of, start_worker
+from reacthuman.pool.process import Worker, rows_of, rows_of_exited, start_worker
 
 WAIT = 1.0  # s a task waits on its worker's pipe before it looks at the bags again
 
@@ -225,14 +225,13 @@ def watch(worker: Worker, watcher: GroupWatcher) -> Iterator[SceneBundle]:
     task (the generator closed), its worker is stopped as Ctrl-C stops one."""
     try:
         while True:
-            for _worker, rows in rows_of([worker], WAIT):
+            for _worker, rows in rows_of([worker], WAIT) + rows_of_exited([worker]):
                 watcher.seen(rows)
-            exited = worker.ended and worker.process.poll() is not None
-            yield from watcher.ready(exited)
-            if exited:
-                break
-            if worker.ended:  # the pipe closed: the worker is on its way out
+            if worker.ended:  # the pipe closed: the worker has exited, or is on its way out
                 worker.process.wait()
+            yield from watcher.ready(worker.ended)
+            if worker.ended:
+                break
     finally:
         if worker.process.poll() is None:
             worker.process.send_signal(signal.SIGINT)

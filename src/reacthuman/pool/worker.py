@@ -22,6 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     job_path, fd = argv if argv is not None else sys.argv[1:]
     job = WorkerJob.model_validate_json(Path(job_path).read_text())
     config, shard = job.config, job.shard
+    os.set_inheritable(int(fd), False)  # the pipe ends with this process, not its children's
     with os.fdopen(int(fd), "wb", buffering=0) as pipe:
         try:
             scenes = read_bench_set(config.scenes, config.limit)[0]  # the run's, as it chose
