@@ -8,10 +8,13 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reacthuman.cli.common import CliError, render_settings
 from reacthuman.pool import DEFAULT_GROUP_SIZE
+
+if TYPE_CHECKING:
+    from reacthuman.pool.config import RunConfig
 
 DEFAULT_BRAINS = ("oracle", "heuristic", "always-dodge")
 
@@ -260,7 +263,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return status
 
 
-def run_config(args: argparse.Namespace, brains: list[str], settings: Any) -> Any:
+def run_config(args: argparse.Namespace, brains: list[str], settings: Any) -> RunConfig:
     """The run's typed configuration from its checked options: what every worker and Ray
     task runs (``pool.config.RunConfig``)."""
     from reacthuman.pool.config import RunConfig
