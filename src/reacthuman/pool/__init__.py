@@ -1,6 +1,7 @@
 """A bench run's scenes in worker processes on this machine (``local``) or as Ray tasks on a
 cluster (``ray_driver``, ``ray_task``), from one typed run configuration (``config``) that
-the command line builds once.
+the command line builds once; ``episodes`` plays a share of them in the process it is in
+(``reacthuman bench`` itself with one worker, and every worker).
 
 A worker is ``python -m reacthuman.pool.worker JOB.json FD`` (``worker``): a process of its
 own (Genesis once per process, a node graph on a DDS domain lent to it), which reads its job
