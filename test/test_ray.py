@@ -101,6 +101,7 @@ class Cluster:
         self.port = _free_port()
         self.address = f"127.0.0.1:{self.port}"
         self.workers: list[subprocess.Popen] = []
+        self.cpus = 0  # of the live worker nodes
 
     def start(self, worker_cpus: list[int]) -> None:
         subprocess.run(
@@ -115,7 +116,11 @@ class Cluster:
             self.add(cpus)
 
     def add(self, cpus: int) -> None:
+        """A worker node, once it has joined (nodes started at once on one machine can time
+        out registering with each other)."""
         self.workers.append(_worker_node(self.address, cpus))
+        self.cpus += cpus
+        self.wait_for_cpus(self.cpus)
 
     def lose_every_worker(self) -> None:
         """Every worker node killed, its raylet and its tasks with it."""
@@ -123,7 +128,7 @@ class Cluster:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(worker.pid, signal.SIGKILL)
             worker.wait()
-        self.workers = []
+        self.workers, self.cpus = [], 0
 
     def wait_for_cpus(self, count: int) -> None:
         """Until the live nodes have ``count`` CPUs (joined, or the lost ones gone)."""
@@ -144,7 +149,6 @@ def ray_cluster() -> Iterator[Cluster]:
     cluster = Cluster()
     try:
         cluster.start([1, 1])
-        cluster.wait_for_cpus(2)
         yield cluster
     finally:
         cluster.stop()
