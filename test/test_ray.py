@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from helpers import run_cli
 
-from reacthuman.cli.ray_pool import groups_of, without_options
+from reacthuman.pool.ray_driver import groups_of
 
 BRAINS = ("oracle", "no-action")
 SCENES = 3
@@ -35,20 +35,6 @@ RAY = str(Path(sys.executable).with_name("ray"))
 # A cluster of its own: no usage report, no token (loopback only), a small object store.
 RAY_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
 NODE = ["--node-ip-address=127.0.0.1", "--object-store-memory=200000000"]
-
-
-def test_the_drivers_command_line_loses_only_what_a_task_replaces():
-    argv = ["bench", "--ray", "--limit", "3", "--out=x", "--brain", "oracle", "--direct"]
-    assert without_options(argv, {"--ray": "optional", "--limit": "value", "--out": "value"}) == [
-        "bench",
-        "--brain",
-        "oracle",
-        "--direct",
-    ]
-    with_address = ["--ray", "10.0.0.5:6379", "--workers", "2", "--no-bags"]
-    assert without_options(with_address, {"--ray": "optional", "--workers": "value"}) == [
-        "--no-bags"
-    ]
 
 
 def test_scenes_are_dealt_into_at_least_a_group_per_cpu_and_at_most_size_a_group():
@@ -107,33 +93,65 @@ def _cpus(address: str) -> int:
     return int(out.stdout.strip().splitlines()[-1]) if out.returncode == 0 else -1
 
 
-@contextlib.contextmanager
-def cluster(head_cpus: int, worker_cpus: list[int]) -> Iterator[tuple[str, list]]:
-    """A head and worker nodes on loopback; the address and the workers' processes."""
-    port = _free_port()
-    address = f"127.0.0.1:{port}"
-    subprocess.run(
-        [RAY, "start", "--head", f"--port={port}", *NODE, f"--num-cpus={head_cpus}"]
-        + ["--include-dashboard=false", "--disable-usage-stats"],
-        env=_env(),
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    workers: list[subprocess.Popen] = []
-    try:
-        workers = [_worker_node(address, cpus) for cpus in worker_cpus]
-        deadline = time.monotonic() + 120
-        while _cpus(address) != head_cpus + sum(worker_cpus):
-            assert time.monotonic() < deadline, "the worker nodes did not join"
-            time.sleep(1)
-        yield address, workers
-    finally:
-        for worker in workers:
+class Cluster:
+    """A head without CPUs and worker nodes on loopback (what `ray start` makes on machines):
+    every task runs on a worker node, and a test may lose them and add others."""
+
+    def __init__(self) -> None:
+        self.port = _free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.workers: list[subprocess.Popen] = []
+        self.cpus = 0  # of the live worker nodes
+
+    def start(self, worker_cpus: list[int]) -> None:
+        subprocess.run(
+            [RAY, "start", "--head", f"--port={self.port}", *NODE, "--num-cpus=0"]
+            + ["--include-dashboard=false", "--disable-usage-stats"],
+            env=_env(),
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        for cpus in worker_cpus:
+            self.add(cpus)
+
+    def add(self, cpus: int) -> None:
+        """A worker node, once it has joined (nodes started at once on one machine can time
+        out registering with each other)."""
+        self.workers.append(_worker_node(self.address, cpus))
+        self.cpus += cpus
+        self.wait_for_cpus(self.cpus)
+
+    def lose_every_worker(self) -> None:
+        """Every worker node killed, its raylet and its tasks with it."""
+        for worker in self.workers:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(worker.pid, signal.SIGKILL)
             worker.wait()
+        self.workers, self.cpus = [], 0
+
+    def wait_for_cpus(self, count: int) -> None:
+        """Until the live nodes have ``count`` CPUs (joined, or the lost ones gone)."""
+        deadline = time.monotonic() + 120
+        while _cpus(self.address) != count:
+            assert time.monotonic() < deadline, f"the cluster did not reach {count} CPU(s)"
+            time.sleep(1)
+
+    def stop(self) -> None:
+        self.lose_every_worker()
         subprocess.run([RAY, "stop", "--force"], env=_env(), capture_output=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def ray_cluster() -> Iterator[Cluster]:
+    """One cluster for the module (each start is tens of seconds): two worker nodes of one
+    CPU each; a test that loses them leaves two others."""
+    cluster = Cluster()
+    try:
+        cluster.start([1, 1])
+        yield cluster
+    finally:
+        cluster.stop()
 
 
 def rows(run: Path) -> dict[tuple[str, str], str]:
@@ -176,14 +194,15 @@ def local(tmp_path_factory) -> Path:
 
 @pytest.mark.slow
 @pytest.mark.genesis
-def test_a_two_node_cluster_writes_what_a_local_run_writes(local, tmp_path):
+def test_a_two_node_cluster_writes_what_a_local_run_writes(local, ray_cluster, tmp_path):
     """Direct and through the node graph (bags recorded), one scene a task so that both
     nodes work: score rows, episode files and decisions are the local run's, byte for byte."""
-    with cluster(1, [1]) as (address, _workers):
-        direct = bench("--direct", *COMMON, "--ray", address, "--ray-group-size", "1",
-                       "--out", str(tmp_path / "direct"))  # fmt: skip
-        graph = bench(*COMMON, "--ray", address, "--ray-group-size", "1",
-                      "--out", str(tmp_path / "graph"))  # fmt: skip
+    ray_cluster.wait_for_cpus(2)
+    address = ray_cluster.address
+    direct = bench("--direct", *COMMON, "--ray", address, "--ray-group-size", "1",
+                   "--out", str(tmp_path / "direct"))  # fmt: skip
+    graph = bench(*COMMON, "--ray", address, "--ray-group-size", "1",
+                  "--out", str(tmp_path / "graph"))  # fmt: skip
     assert direct.returncode == 0, direct.stderr[-3000:]
     assert f"Ray: {SCENES} scene(s) to run in {SCENES} task(s) on 2 CPU(s)" in direct.stderr
     assert rows(tmp_path / "direct") == rows(local)
@@ -206,38 +225,42 @@ def test_a_two_node_cluster_writes_what_a_local_run_writes(local, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.genesis
-def test_a_node_lost_mid_run_loses_no_finished_episode_and_the_run_completes(local, tmp_path):
-    """Every task on one worker node (the head has no CPU); once the first scene is in the
-    run folder that node is killed with its task mid-scene, and another node joins: the lost
+def test_a_node_lost_mid_run_loses_no_finished_episode_and_the_run_completes(
+    local, ray_cluster, tmp_path
+):
+    """Every task on the worker nodes (the head has no CPU); once the first scene is in the
+    run folder they are killed with their tasks mid-scene, and two other nodes join: the lost
     scenes run there, what was finished stays as it was, and a rerun has nothing left."""
     out = tmp_path / "run"
     command = ["--direct", *COMMON, "--ray-group-size", "1", "--out", str(out)]
-    with cluster(0, [1]) as (address, workers):
-        log = (tmp_path / "driver.log").open("w")  # a pipe left unread could block it
-        driver = subprocess.Popen(
-            [sys.executable, "-m", "reacthuman", "bench", *command, "--ray", address],
-            env=_env(),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            deadline = time.monotonic() + 600
-            before: dict = {}
-            while len(before) < len(BRAINS):
-                assert driver.poll() is None, (tmp_path / "driver.log").read_text()[-3000:]
-                assert time.monotonic() < deadline, "no scene finished"
-                time.sleep(0.5)
-                with contextlib.suppress(sqlite3.Error):
-                    before = rows(out) if (out / "results.sqlite").exists() else {}
-            files_before = episode_files(out)
-            os.killpg(workers[0].pid, signal.SIGKILL)  # the node, its raylet and its task
-            workers.append(_worker_node(address, 1))
-            driver.wait(timeout=900)
-        finally:
-            if driver.poll() is None:
-                driver.kill()
-            log.close()
-        rerun = bench(*command, "--ray", address)
+    ray_cluster.wait_for_cpus(2)
+    address = ray_cluster.address
+    log = (tmp_path / "driver.log").open("w")  # a pipe left unread could block it
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "reacthuman", "bench", *command, "--ray", address],
+        env=_env(),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 600
+        before: dict = {}
+        while len(before) < len(BRAINS):
+            assert driver.poll() is None, (tmp_path / "driver.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, "no scene finished"
+            time.sleep(0.5)
+            with contextlib.suppress(sqlite3.Error):
+                before = rows(out) if (out / "results.sqlite").exists() else {}
+        files_before = episode_files(out)
+        ray_cluster.lose_every_worker()  # the nodes, their raylets and their tasks
+        ray_cluster.add(1)
+        ray_cluster.add(1)
+        driver.wait(timeout=900)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+        log.close()
+    rerun = bench(*command, "--ray", address)
     stderr = (tmp_path / "driver.log").read_text()
     assert driver.returncode == 0, stderr[-3000:]
     assert "Ray: a task failed" in stderr and "run again (attempt 2 of 3)" in stderr

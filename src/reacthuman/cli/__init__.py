@@ -71,7 +71,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
-    args.argv = list(sys.argv[1:] if argv is None else argv)  # what a worker process repeats
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)

@@ -8,10 +8,13 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reacthuman.cli.common import CliError, render_settings
-from reacthuman.cli.ray_pool import DEFAULT_GROUP_SIZE
+from reacthuman.pool import DEFAULT_GROUP_SIZE
+
+if TYPE_CHECKING:
+    from reacthuman.pool.config import RunConfig
 
 DEFAULT_BRAINS = ("oracle", "heuristic", "always-dodge")
 
@@ -102,7 +105,6 @@ def add_parser(commands: Any) -> None:
         help=f"at most this many scenes per Ray task (default {DEFAULT_GROUP_SIZE}; at least "
         "one task per CPU of the cluster)",
     )
-    bench.add_argument("--shard", help=argparse.SUPPRESS)  # "I/N": one worker's share
     bench.add_argument(
         "--spine-link",
         choices=("ros", "unitree"),
@@ -168,6 +170,8 @@ def results_table(rows: list) -> str:
 def cmd_bench(args: argparse.Namespace) -> int:
     from reacthuman.genesis_runtime import LIBRARY_LOG
     from reacthuman.out_folder import mark
+    from reacthuman.pool.config import PoolError
+    from reacthuman.pool.episodes import run_episodes
     from reacthuman.run_folder import LIBRARY_LOG_FILE
     from reacthuman.runner import bench_skipped, read_bench_set
 
@@ -175,8 +179,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.direct and args.spine_link != "ros":
         raise CliError("--spine-link unitree runs through the node graph: drop --direct")
     check_run_folder(run)
-    shard = parse_shard(args.shard)
-    if not args.direct and shard is None:  # a DDS domain no other run holds, before any work
+    if not args.direct:  # a DDS domain no other run holds, before any work
         from reacthuman.ros.graph import DomainInUse, isolate
 
         try:
@@ -192,9 +195,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         chosen_scenes, unreadable = read_bench_set(scenes, args.limit)
     except (OSError, ValueError) as exc:
         raise CliError(f"--scenes {scenes}: {exc}") from None
-    if shard is None:
-        for problem in unreadable:
-            print(f"unreadable: {problem}", file=sys.stderr)
+    for problem in unreadable:
+        print(f"unreadable: {problem}", file=sys.stderr)
     if not chosen_scenes:
         raise CliError(
             f"--scenes {scenes}: none of its {len(unreadable)} chosen scenes can be read"
@@ -209,8 +211,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
     workers = min(args.workers or os.cpu_count() or 1, len(chosen_scenes))
     if args.ray is not None and args.workers is not None:
         raise CliError("--ray and --workers: choose one (Ray runs a task per CPU of its cluster)")
-    if args.ray is not None and shard is not None:
-        raise CliError("--ray runs the whole set: drop --shard")
     if args.ray_group_size < 1:
         raise CliError(f"--ray-group-size must be at least 1, got {args.ray_group_size}")
     from reacthuman.spine.controller import make_controller
@@ -219,13 +219,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         make_controller(args.controller, args.policy_path)  # a bad body fails before any work
     except (ValueError, RuntimeError) as exc:
         raise CliError(f"--controller {args.controller}: {exc}") from None
+    config = run_config(args, brains, settings)
     # Every check passed: the run folder is made. The simulator's warnings go there, not
     # between the results (every worker process inherits the variable); a user's own wins.
     mark(run, "bench")
     library_log = os.environ.setdefault(LIBRARY_LOG, str((run / LIBRARY_LOG_FILE).resolve()))
-    if shard is not None:  # a worker of a --workers run: its share, no report
-        index, count = shard
-        return run_episodes(args, chosen_scenes[index::count], brains, settings, shard)
     mode = "direct (in process)" if args.direct else "ROS 2 node graph (composed)"
     print(
         f"ReactHuman bench: {len(chosen_scenes)} scene(s) from {scenes}, brain(s) "
@@ -238,14 +236,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
     )
     print(f"  the simulator's warnings: {library_log}", file=sys.stderr)
     started = time.perf_counter()
-    if args.ray is not None:
-        from reacthuman.cli.ray_pool import run_ray
+    try:
+        if args.ray is not None:
+            from reacthuman.pool.ray_driver import run_ray
 
-        status = run_ray(args, chosen_scenes, brains, _progress)
-    elif workers > 1:
-        status = run_workers(args, workers)
-    else:
-        status = run_episodes(args, chosen_scenes, brains, settings)
+            status = run_ray(
+                config, chosen_scenes, args.ray or None, args.ray_group_size, _progress
+            )
+        elif workers > 1:
+            from reacthuman.pool.local import run_local
+
+            status = run_local(config, workers, _progress)
+        else:
+            status = run_episodes(config, chosen_scenes, _progress)
+    except PoolError as exc:
+        raise CliError(str(exc)) from None
     skipped = bench_skipped(scenes) if args.limit is None else None
     write_results(run, chosen_scenes, started, skipped)
     if unreadable:  # named again where the run ends, and the run is not a success
@@ -256,6 +261,32 @@ def cmd_bench(args: argparse.Namespace) -> int:
         )
         return status or 1
     return status
+
+
+def run_config(args: argparse.Namespace, brains: list[str], settings: Any) -> RunConfig:
+    """The run's typed configuration from its checked options: what every worker and Ray
+    task runs (``pool.config.RunConfig``)."""
+    from reacthuman.pool.config import RunConfig
+
+    return RunConfig(
+        out=Path(args.out),
+        scenes=str(args.scenes or "default"),
+        limit=args.limit,
+        brains=tuple(brains),
+        base_url=args.base_url,
+        api_key_env=args.api_key_env,
+        settings=settings,
+        brain_timeout=args.brain_timeout,
+        controller=args.controller,
+        policy_path=args.policy_path,
+        videos=bool(args.videos),
+        legend=bool(args.legend),
+        episodes_per_process=args.episodes_per_process,
+        record=not args.no_bags,
+        spine_link=args.spine_link,
+        params=args.params,
+        direct=bool(args.direct),
+    )
 
 
 def chosen_brains(args: argparse.Namespace) -> list[str]:
@@ -278,144 +309,6 @@ def chosen_brains(args: argparse.Namespace) -> list[str]:
     if any("," in name for name in named):
         raise CliError(f"--model: a model id with a comma ({', '.join(named)})")
     return named
-
-
-def parse_shard(text: str | None) -> tuple[int, int] | None:
-    """A worker's share, "I/N": every N-th scene from the I-th (0-based)."""
-    if text is None:
-        return None
-    try:
-        index, count = (int(part) for part in text.split("/"))
-    except ValueError:
-        raise CliError(f"--shard {text!r}: expected I/N, e.g. 0/2") from None
-    if not 0 <= index < count:
-        raise CliError(f"--shard {text!r}: I must be in 0..N-1")
-    return index, count
-
-
-def run_episodes(
-    args: argparse.Namespace,
-    scenes: list,
-    brains: list[str],
-    settings: Any,
-    shard: tuple[int, int] | None = None,
-) -> int:
-    """Every scene with every brain in this process, on the direct path or through the node
-    graph composed here (``shard``: this worker's share of the --scenes set); 0 when all
-    were scored, 1 when the run failed."""
-    run = Path(args.out)
-    if args.direct:
-        from reacthuman.brain.run import make_brain
-        from reacthuman.direct import run_direct
-        from reacthuman.episode_host import EPISODES_PER_PROCESS
-
-        chosen = [
-            make_brain(name, args.base_url or "", args.api_key_env or "", 0.0, 120.0)
-            for name in brains
-        ]
-        run_direct(
-            [scene.spec for scene in scenes],
-            chosen,
-            run,
-            settings,
-            args.controller,
-            args.policy_path,
-            args.brain_timeout,
-            on_row=_progress,
-            videos=args.videos,
-            legend=args.legend,
-            episodes_per_process=EPISODES_PER_PROCESS
-            if args.episodes_per_process is None
-            else args.episodes_per_process,
-        )
-        return 0
-    from reacthuman.ros.graph import compose
-
-    overrides = {
-        "run_dir": str(run),
-        "brain": ",".join(brains),
-        "base_url": args.base_url or "",
-        "scenes": str(args.scenes or "default"),
-        "limit": args.limit or 0,
-        "shard": shard[0] if shard else 0,
-        "shards": shard[1] if shard else 1,
-        "width": settings.width,
-        "height": settings.height,
-        "frames": settings.frames,
-        "brain_timeout": float(args.brain_timeout),
-        "controller": args.controller,
-        "policy_path": args.policy_path or "",
-        "videos": bool(args.videos),
-        "legend": bool(args.legend),
-    }
-    if args.api_key_env:
-        overrides["api_key_env"] = args.api_key_env
-    if args.episodes_per_process is not None:
-        overrides["episodes_per_process"] = args.episodes_per_process
-    if args.spine_link == "unitree":
-        overrides.update(unitree_overrides())
-    result = compose(
-        overrides,
-        record=not args.no_bags,
-        parameters=Path(args.params) if args.params else None,
-        on_row=_progress,
-    )
-    print(
-        f"{'worker ' + args.shard + ': ' if shard else ''}{result.status.state}, "
-        f"{result.status.episodes} episode(s), {len(result.bags)} bag(s), "
-        f"ROS_DOMAIN_ID {result.domain_id}",
-        file=sys.stderr,
-    )
-    if result.status.state == "stopped":
-        raise KeyboardInterrupt
-    if result.status.state == "failed":
-        print(f"reacthuman: error: {result.status.reason}", file=sys.stderr)
-        return 1
-    return 0
-
-
-def run_workers(args: argparse.Namespace, workers: int) -> int:
-    """The run in ``workers`` processes (``reacthuman bench --shard I/N``), each on every N-th
-    scene, writing into the same run folder (its SQLite stores take concurrent writers; every
-    episode has folders and a bag of its own); through the graph, each worker's nodes on a
-    DDS domain this process holds for it. 0 when every worker finished, 1 otherwise."""
-    import subprocess
-
-    from reacthuman.cli.ray_pool import without_options
-
-    argv = without_options(args.argv, {"--workers": "value"})
-    env_for: list[dict[str, str]] = []
-    for _ in range(workers):
-        env = dict(os.environ)
-        if not args.direct:
-            from reacthuman.ros.graph import DomainInUse, free_domain
-
-            try:  # held by this process, lent to the worker (``graph.isolate``)
-                env["ROS_DOMAIN_ID"] = str(free_domain())
-            except DomainInUse as exc:
-                raise CliError(str(exc)) from None
-        env_for.append(env)
-    processes = [
-        subprocess.Popen(
-            [sys.executable, "-m", "reacthuman", *argv, "--shard", f"{i}/{workers}"],
-            env=env_for[i],
-        )
-        for i in range(workers)
-    ]
-    codes: list[int | None] = [None] * workers
-    try:
-        for i, process in enumerate(processes):
-            codes[i] = process.wait()
-    except KeyboardInterrupt:  # Ctrl-C reached the workers too: they finish their episode
-        for process in processes:
-            process.wait()
-        raise
-    failed = [f"worker {i}/{workers} exited ({code})" for i, code in enumerate(codes) if code]
-    for problem in failed:
-        print(f"reacthuman: error: {problem}; a rerun into the same --out resumes", file=sys.stderr)
-    if any(code == 130 for code in codes):
-        raise KeyboardInterrupt
-    return 1 if failed else 0
 
 
 def write_results(
@@ -455,34 +348,3 @@ def write_results(
 
 def _progress(row) -> None:
     print(f"  {row.summary()}", file=sys.stderr, flush=True)
-
-
-def unitree_overrides() -> dict[str, object]:
-    """Node parameters for a graph whose executions go over Unitree's interface on loopback:
-    a DDS domain of its own (held like ROS_DOMAIN_ID), the spine on the G1 backend started by
-    the simulator's execute messages without a soft start (the simulated G1 is standing at
-    every freeze), the guard armed as soon as both ends are there.
-
-    The guard's two watchdogs get the lock-step's patience (``LOCK_STEP_TIMEOUT``, the time
-    the simulator itself waits for a tick's command): their 100 ms defaults are wall clock
-    for a robot that keeps moving, but this robot stands frozen until each tick is answered,
-    and a busy host stalls its heartbeat or the spine for longer (CI, two loaded cores: the
-    heartbeat stalled 464 ms, and the trip latched damping into later executions). A tick
-    answered by damping ends the run with the guard's reason (``unitree.link.GuardDamped``),
-    never a score.
-    """
-    from reacthuman.ros.graph import free_domain
-    from reacthuman.unitree.link import LOCK_STEP_TIMEOUT
-
-    domain = free_domain()
-    return {
-        "state_timeout": LOCK_STEP_TIMEOUT,
-        "command_timeout": LOCK_STEP_TIMEOUT,  # the simulator's own, the guard's the same
-        "spine_link": "unitree",
-        "backend": "g1",
-        "start_on": "execute",
-        "soft_start": 0.0,
-        "arm": True,
-        "network_interface": "lo",
-        "dds_domain": domain,
-    }
