@@ -1,22 +1,36 @@
 """Genesis, started once per process: a leaf every layer that touches the simulator imports
 (the scene builder, the simulated body, the bridge), so none of them has
-to import another layer's module to get it."""
+to import another layer's module to get it. Where a run keeps a library log, what Genesis and
+Quadrants print (Python's loggers and Quadrants's C++ one alike) goes there, not the console."""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import faulthandler
 import logging
 import os
 import re
-from typing import Any
+import sys
+import threading
+from typing import Any, BinaryIO
 
 import numpy as np
 
 GENESIS_SEED = 0  # never vary: it is in Genesis's compile-cache key
-# A file: where Genesis's warnings (and Python's) go instead of the console, which then shows
-# only progress and results (``reacthuman bench`` sets it to <run>/libraries.log); errors
-# still reach the console.
+# A file: where Genesis's and Quadrants's lines (and Python's warnings) go instead of the
+# console, which then shows only progress and results (``reacthuman bench`` sets it to
+# <run>/libraries.log); errors still reach the console.
 LIBRARY_LOG = "REACTHUMAN_LIBRARY_LOG"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# A line one of the libraries wrote to a descriptor itself: Genesis's and Quadrants's own
+# ("[Genesis] [22:06:35] [WARNING] ...", "[Quadrants] version 1.3.3, ...") and the native
+# logger of Quadrants, which writes from C++ straight to fd 2, a level letter and a date first
+# ("[W 12/07/26 02:32:35.868 3119] [frontend_ir.cpp:begin_frontend_struct_for_on_external_
+# tensor@1551] qd.loop_config(serialize=True) does not have effect on the struct for. ...").
+LIBRARY_LINE = re.compile(
+    rb"^(?:\x1b\[[0-9;]*m)*(?:\[(?:Genesis|Quadrants)\]|\[[TDIWEC] \d\d/\d\d/\d\d \d)"
+)
 
 _GS: Any = None
 
@@ -27,6 +41,8 @@ def genesis() -> Any:
     if _GS is None:
         os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
         _known_frozen_frames()
+        if os.environ.get(LIBRARY_LOG):
+            library_lines_to_file(os.environ[LIBRARY_LOG])
         import genesis as gs
 
         backend = gs.gpu if os.environ.get("REACTHUMAN_BACKEND") == "gpu" else gs.cpu
@@ -133,3 +149,88 @@ def _messages_to_file(path: str) -> None:
     logging.captureWarnings(True)
     logging.getLogger("py.warnings").addHandler(to_file)
     logging.getLogger("py.warnings").propagate = False
+
+
+class _LineRouter:
+    """What is written to descriptor ``fd`` (by Python, C++ or a child process), line by
+    line: a library's line to the log file, any other on to where the descriptor led."""
+
+    def __init__(self, fd: int, log: BinaryIO, lock: threading.Lock) -> None:
+        self.fd, self.log, self.lock = fd, log, lock
+        self.onward = os.dup(fd)
+        read, write = os.pipe()
+        os.dup2(write, fd)
+        os.close(write)
+        self.read = read
+        self.thread = threading.Thread(target=self._pump, name=f"library-lines-{fd}", daemon=True)
+        self.thread.start()
+
+    def _pump(self) -> None:
+        pending = b""
+        while chunk := os.read(self.read, 1 << 16):
+            *lines, pending = (pending + chunk).split(b"\n")
+            for line in lines:
+                self._route(line + b"\n")
+            # A part line that cannot start a library's (a progress bar's "\r...") goes on now.
+            if pending and not pending.startswith((b"[", b"\x1b")):
+                self._route(pending)
+                pending = b""
+        if pending:
+            self._route(pending)
+        os.close(self.read)
+
+    def _route(self, line: bytes) -> None:
+        # A console or file gone (closed, full) loses the line, never the pump: a pump that
+        # stopped would leave the pipe to fill and every writer to block.
+        with contextlib.suppress(OSError):
+            if LIBRARY_LINE.match(line):
+                with self.lock:
+                    self.log.write(_ANSI.sub("", line.decode(errors="replace")).encode())
+                    self.log.flush()
+                return
+            view = memoryview(line)
+            while view:
+                view = view[os.write(self.onward, view) :]
+
+    def close(self) -> None:
+        """The descriptor back as it was, once what was written to it has been routed."""
+        os.dup2(self.onward, self.fd)  # this process's last write end of the pipe closes
+        self.thread.join(timeout=2.0)
+
+
+_ROUTERS: list[_LineRouter] = []
+
+
+def library_lines_to_file(path: str) -> None:
+    """Lines the libraries write to this process's stdout and stderr (fds 1 and 2) go to
+    ``path`` from now on; every other line still reaches the console.
+
+    Genesis's Python logger is moved to the file by ``_messages_to_file``, but Quadrants's
+    native logger writes its warnings (while a kernel compiles) from C++ straight to fd 2,
+    past every Python stream, and ``[Quadrants]`` lines are printed: so each descriptor is
+    routed by line through a pipe. Our own progress, results and errors, a ROS node's log and
+    a child process's output pass through unchanged. Not where Python's streams are not the
+    process's descriptors (a test's captured output): there is nothing to route then."""
+    if _ROUTERS:
+        return
+    try:
+        if sys.stdout.fileno() != 1 or sys.stderr.fileno() != 2:
+            return
+    except (AttributeError, ValueError, OSError):  # io.UnsupportedOperation is an OSError
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    log = open(path, "ab")  # noqa: SIM115 - open until the process exits
+    lock = threading.Lock()
+    _ROUTERS.extend(_LineRouter(fd, log, lock) for fd in (1, 2))
+    if faulthandler.is_enabled():  # a dying process's tracebacks: no pump left to route them
+        faulthandler.enable(_ROUTERS[1].onward, all_threads=True)
+    atexit.register(_stop_routing)
+
+
+def _stop_routing() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.flush()
+    while _ROUTERS:
+        _ROUTERS.pop().close()

@@ -8,7 +8,7 @@ layout::
     episodes/<brain>/<scene_id>/                 beside it: plan.json, reply.txt, outcome.json
     bags/<brain>/<family>/<scene_id>/            rosbag2 MCAP of the episode (graph path)
     report/                                      report.md, report.html and plots
-    libraries.log                                the simulator's warnings (not the console)
+    libraries.log                                what Genesis and Quadrants print (not the console)
     timings.jsonl                                wall seconds per episode and phase
     .reacthuman.json                             the marker: which verb made the folder
 

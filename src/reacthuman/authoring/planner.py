@@ -30,7 +30,7 @@ from reacthuman.scenes.catalogue import Catalogue, default_catalogue
 from reacthuman.scenes.samplers import pinnable_objects, sampler_for
 from reacthuman.scenes.spec import Family, RoomType
 
-PROMPT_VERSION = "author-1"  # part of the response-store key: a new question is asked anew
+PROMPT_VERSION = "author-2"  # part of the response-store key: a new question is asked anew
 
 SYSTEM = """You are the scene planner of ReactHuman, a benchmark in which a humanoid robot
 reacts to sudden household hazards. You turn a description of a hazard into a selection:

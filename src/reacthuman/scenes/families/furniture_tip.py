@@ -57,7 +57,7 @@ def build(ctx: SampleContext) -> Layout:
 SAMPLER = register(
     FamilySampler(
         family=Family.furniture_tip,
-        summary="tall furniture tips over",
+        summary="tall object tips over",
         archetype="topple",
         gravity_paced=True,
         pool=("bookshelf", "floor_lamp", "coat_rack", "cardboard_standee"),

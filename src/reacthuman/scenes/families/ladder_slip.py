@@ -117,7 +117,7 @@ def build(ctx: SampleContext) -> Layout:
 SAMPLER = register(
     FamilySampler(
         family=Family.ladder_slip,
-        summary="leaning ladder slips",
+        summary="ladder slips or tips over",
         archetype="topple",
         gravity_paced=True,
         pool=("aluminium_ladder", "wooden_ladder"),

@@ -87,7 +87,7 @@ def build(ctx: SampleContext) -> Layout:
 SAMPLER = register(
     FamilySampler(
         family=Family.object_drop,
-        summary="tips off a table edge",
+        summary="glides along a wet table and off its end",
         archetype="fall",
         gravity_paced=False,
         pool=(

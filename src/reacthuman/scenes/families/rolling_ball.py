@@ -78,7 +78,7 @@ def build(ctx: SampleContext) -> Layout:
 SAMPLER = register(
     FamilySampler(
         family=Family.rolling_ball,
-        summary="rolls off and across",
+        summary="rolls along a table and off its end",
         archetype="slide_roll",
         gravity_paced=False,
         pool=(

@@ -128,7 +128,7 @@ def build(ctx: SampleContext) -> Layout:
 SAMPLER = register(
     FamilySampler(
         family=Family.shelf_slide,
-        summary="slides off a high shelf",
+        summary="slides off a tilted wall shelf",
         archetype="slide_roll",
         gravity_paced=False,
         pool=(

@@ -98,7 +98,7 @@ def build(ctx: SampleContext) -> Layout:
 SAMPLER = register(
     FamilySampler(
         family=Family.surface_cascade,
-        summary="hops table, stool, floor",
+        summary="rolls off a table onto a lower counter",
         archetype="fall",
         gravity_paced=False,
         pool=(
