@@ -33,8 +33,8 @@ from reacthuman.scenes.spec import (
 )
 
 # Seeds per family: one group of every swept band (four groups of a gravity-paced family) in
-# the quick loop, 24 groups in the slow run.
-SEEDS = [4, pytest.param(96, marks=pytest.mark.slow)]
+# every run, 24 groups in the sweeps.
+SEEDS = [4, pytest.param(96, marks=[pytest.mark.slow, pytest.mark.sweep])]
 # Words that claim nothing about the scene.
 FILLER = {"a", "an", "the", "its", "and", "of", "onto", "along", "object", "items", "mass"}
 STILL = 1e-6  # m/s, rad/s: not moving

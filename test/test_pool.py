@@ -11,9 +11,9 @@ from pathlib import Path
 
 from helpers import C, D, row
 
-from reacthuman.pool.config import RunConfig, Shard, WorkerJob
+from reacthuman.pool.config import RunConfig, Shard, WorkerJob, send_row
 from reacthuman.pool.local import run_local
-from reacthuman.pool.process import Worker, rows_of, send_row
+from reacthuman.pool.process import Worker, rows_of
 from reacthuman.sim.settings import RenderSettings
 
 

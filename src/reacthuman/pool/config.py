@@ -3,11 +3,13 @@ the episodes of this process, to worker processes and to Ray tasks as JSON."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Literal
+from typing import IO, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from reacthuman.scoring.results import ScoreRow
 from reacthuman.sim.settings import RenderSettings
 
 
@@ -76,3 +78,15 @@ class WorkerJob(BaseModel):
 
     config: RunConfig
     shard: Shard
+
+
+def send_row(pipe: IO[bytes], row: ScoreRow) -> None:
+    """In the worker: one score row, just written to its run folder, to its starter (one line
+    of JSON; ``row_of`` reads it back)."""
+    pipe.write(json.dumps({"row": row.model_dump_json()}).encode() + b"\n")
+    pipe.flush()
+
+
+def row_of(line: bytes) -> ScoreRow:
+    """A line ``send_row`` wrote, as the score row it carries."""
+    return ScoreRow.model_validate_json(json.loads(line)["row"])

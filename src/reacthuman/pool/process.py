@@ -4,7 +4,6 @@ line of JSON on the pipe ``FD`` the moment it is in the worker's run folder."""
 
 from __future__ import annotations
 
-import json
 import os
 import selectors
 import subprocess
@@ -14,14 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from reacthuman.pool.config import WorkerJob
+from reacthuman.pool.config import WorkerJob, row_of
 from reacthuman.scoring.results import ScoreRow
-
-
-def send_row(pipe: IO[bytes], row: ScoreRow) -> None:
-    """In the worker: one score row, just written to its run folder, to its starter."""
-    pipe.write(json.dumps({"row": row.model_dump_json()}).encode() + b"\n")
-    pipe.flush()
 
 
 @dataclass
@@ -42,7 +35,7 @@ class Worker:
             self.pipe.close()
         self.buffer += data
         *lines, self.buffer = self.buffer.split(b"\n")
-        new = [ScoreRow.model_validate_json(json.loads(line)["row"]) for line in lines if line]
+        new = [row_of(line) for line in lines if line]
         self.rows += new
         return new
 

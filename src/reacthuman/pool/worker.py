@@ -9,13 +9,12 @@ import os
 import sys
 from pathlib import Path
 
-from reacthuman.pool.config import WorkerJob
+from reacthuman.pool.config import WorkerJob, send_row
 
 
 def main(argv: list[str] | None = None) -> int:
     from reacthuman.out_folder import OutFolderError
     from reacthuman.pool.episodes import run_episodes
-    from reacthuman.pool.process import send_row
     from reacthuman.runner import read_bench_set
     from reacthuman.sqlite_store import StoreError
 
