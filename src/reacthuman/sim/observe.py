@@ -252,6 +252,9 @@ def _start_worker(
     settings_json: str, cache_root: str, controller: str, policy_path: str | None
 ) -> None:
     global _WORKER
+    from reacthuman.parent_watch import exit_with_parent
+
+    exit_with_parent()
     _WORKER = Observer(
         RenderSettings.model_validate_json(settings_json),
         ObservationCache(cache_root),
