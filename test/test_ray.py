@@ -18,19 +18,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import run_cli
+from helpers import REFERENCE_BRAINS, REFERENCE_OPTIONS, REFERENCE_SCENES, run_cli, score_rows
 
 from reacthuman.pool.ray_driver import groups_of
 
 BRAINS = ("oracle", "no-action")
-SCENES = 3
-COMMON = [
-    *(arg for brain in BRAINS for arg in ("--brain", brain)),
-    "--limit",
-    str(SCENES),
-    "--resolution",
-    "320x180",
-]
+SCENES = REFERENCE_SCENES
+COMMON = [*(arg for brain in BRAINS for arg in ("--brain", brain)), *REFERENCE_OPTIONS]
 RAY = str(Path(sys.executable).with_name("ray"))
 # A cluster of its own: no usage report, no token (loopback only), a small object store.
 RAY_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
@@ -155,20 +149,22 @@ def ray_cluster() -> Iterator[Cluster]:
 
 
 def rows(run: Path) -> dict[tuple[str, str], str]:
-    with sqlite3.connect(run / "results.sqlite") as db:
-        found = db.execute("SELECT scene_id, brain, row FROM scores").fetchall()
-    return {(scene, brain): row for scene, brain, row in found}
+    """``(brain, scene_id) -> row`` of this module's brains (the reference holds one more)."""
+    return score_rows(run / "results.sqlite", BRAINS)
 
 
 def decisions(run: Path) -> list[tuple]:
     with sqlite3.connect(run / "responses.sqlite") as db:
-        return db.execute("SELECT * FROM decisions ORDER BY key").fetchall()
+        marks = ", ".join("?" * len(BRAINS))
+        query = f"SELECT * FROM decisions WHERE brain IN ({marks}) ORDER BY key"
+        return db.execute(query, BRAINS).fetchall()
 
 
 def episode_files(run: Path) -> dict[str, str]:
     return {
         path.relative_to(run).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted((run / "episodes").rglob("*"))
+        for brain in BRAINS
+        for path in sorted((run / "episodes" / brain).rglob("*"))
         if path.is_file()
     }
 
@@ -184,12 +180,11 @@ def bench(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def local(tmp_path_factory) -> Path:
-    """The same scenes and brains in one local worker: what a Ray run must write."""
-    out = tmp_path_factory.mktemp("local") / "run"
-    result = bench("--direct", *COMMON, "--workers", "1", "--out", str(out))
-    assert result.returncode == 0, result.stderr[-3000:]
-    return out
+def local(reference) -> Path:
+    """The same scenes in one local worker (the session's reference run, which has this
+    module's brains and one more): what a Ray run must write."""
+    assert set(BRAINS) <= set(REFERENCE_BRAINS)
+    return reference.out
 
 
 @pytest.mark.slow
@@ -215,7 +210,8 @@ def test_a_two_node_cluster_writes_what_a_local_run_writes(local, ray_cluster, t
 
     assert graph.returncode == 0, graph.stderr[-3000:]
     assert rows(tmp_path / "graph") == rows(local)  # the graph scores as the direct path
-    for outcome in local.glob("episodes/*/*/outcome.json"):
+    for brain, scene in rows(local):
+        outcome = local / "episodes" / brain / scene / "outcome.json"
         mine = tmp_path / "graph" / outcome.relative_to(local)
         assert mine.read_text() == outcome.read_text(), outcome.parent.name
     bags = list((tmp_path / "graph" / "bags").glob("*/*/*/metadata.yaml"))
