@@ -4,6 +4,8 @@ observed scenes. Helpers tests import are in helpers.py."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 from helpers import ReferenceRun, reference_run
@@ -16,11 +18,10 @@ from reacthuman.scenes.sets import generate_set
 from reacthuman.scenes.truth import ground_truth
 
 # The suite runs in two processes (scripts/run-tests.sh: pytest-xdist, ``-n 2 --dist
-# loadgroup``). Each module stays in one process, so its module-scoped fixtures (a simulator,
-# a node graph, a Ray cluster) are built once; the modules that compare against the session's
-# reference run share a process, so it runs once; and the costliest modules start first, so
-# that neither process is left with a long one at the end. Costs: BENCHMARKS.md, "Test suite".
-REFERENCE_MODULES = ("test_graph", "test_ray", "test_g1_bridge")
+# loadfile``). Each module stays in one process, so its module-scoped fixtures (a simulator,
+# a node graph, a Ray cluster) are built once; the reference run is made once for both (a
+# file lock; ``helpers.reference_run``); and the costliest modules start first, so that
+# neither process is left with a long one at the end. Costs: BENCHMARKS.md, "Test suite".
 COSTLIEST_FIRST = (
     "test_graph",
     "test_ray",
@@ -51,8 +52,7 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Skip the sweeps unless ``--sweeps``; group each module for pytest-xdist and order the
-    modules by cost (see above)."""
+    """Skip the sweeps unless ``--sweeps``; order the modules by cost (see above)."""
     if not config.getoption("--sweeps"):
         skip = pytest.mark.skip(reason="a sweep: scripts/run-sweeps.sh (or pytest --sweeps)")
         for item in items:
@@ -66,9 +66,6 @@ def pytest_collection_modifyitems(config, items):
         name = module(item)
         return COSTLIEST_FIRST.index(name) if name in COSTLIEST_FIRST else len(COSTLIEST_FIRST)
 
-    for item in items:
-        name = module(item)
-        item.add_marker(pytest.mark.xdist_group("reference" if name in REFERENCE_MODULES else name))
     items.sort(key=rank)  # stable: a module's own order is kept
 
 
@@ -81,7 +78,10 @@ def default_set() -> tuple[SetManifest, list[Scene]]:
 def reference(tmp_path_factory) -> ReferenceRun:
     """The direct path's run of the first three scenes with three brains (helpers.ReferenceRun),
     shared by the modules that compare another path against it (graph, Ray, Unitree)."""
-    return reference_run(tmp_path_factory.mktemp("reference") / "run")
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # .../popen-gwN: its parent is the processes'
+        root = root.parent
+    return reference_run(root)
 
 
 @pytest.fixture()

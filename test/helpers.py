@@ -4,6 +4,8 @@ ROS 2 nodes in fresh processes, each node on a DDS domain of its own."""
 from __future__ import annotations
 
 import csv
+import fcntl
+import json
 import os
 import random
 import sqlite3
@@ -97,14 +99,24 @@ def csv_rows(path: Path, brains: Iterable[str]) -> list[dict[str, str]]:
         return [line for line in csv.DictReader(handle) if line["brain"] in wanted]
 
 
-def reference_run(out: Path) -> ReferenceRun:
-    """Run the reference bench into ``out`` (conftest's session fixture calls this once)."""
-    brains = [arg for brain in REFERENCE_BRAINS for arg in ("--brain", brain)]
-    command = [sys.executable, "-m", "reacthuman", "bench", "--direct", *brains]
-    command += ["--workers", "1", *REFERENCE_OPTIONS, "--out", str(out)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=1200)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return ReferenceRun(out, done)
+def reference_run(root: Path) -> ReferenceRun:
+    """The reference bench in ``root/reference``, run by whichever test process asks first
+    (conftest's session fixture; the test processes share ``root``) and read by the others."""
+    folder = root / "reference"
+    folder.mkdir(exist_ok=True)
+    out, console = folder / "run", folder / "console.json"
+    with (folder / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not console.exists():
+            brains = [arg for brain in REFERENCE_BRAINS for arg in ("--brain", brain)]
+            command = [sys.executable, "-m", "reacthuman", "bench", "--direct", *brains]
+            command += ["--workers", "1", *REFERENCE_OPTIONS, "--out", str(out)]
+            done = subprocess.run(command, capture_output=True, text=True, timeout=1200)
+            fields = {"returncode": done.returncode, "stdout": done.stdout, "stderr": done.stderr}
+            console.write_text(json.dumps(fields))
+    fields = json.loads(console.read_text())
+    assert fields["returncode"] == 0, fields["stderr"][-3000:]
+    return ReferenceRun(out, subprocess.CompletedProcess(["reference"], **fields))
 
 
 # Score rows for aggregate and report tests: the three actions, and a row by its fields.
