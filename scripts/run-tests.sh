@@ -9,4 +9,4 @@ bash scripts/setup.sh
 .venv/bin/ruff format --check src test benchmarks launch
 # Two processes (pytest-xdist; test/conftest.py keeps each module in one and starts the costliest
 # first); `-n 0` after it runs everything in this one.
-.venv/bin/python -m pytest -n 2 --dist loadfile "$@"
+.venv/bin/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder "$@"

@@ -85,11 +85,11 @@ def test_library_lines_go_to_the_file_and_every_other_line_to_the_console(tmp_pa
 
 @pytest.mark.slow
 @pytest.mark.genesis
-@pytest.mark.parametrize("path", ["--direct", "graph"])
+@pytest.mark.parametrize("path", ["graph"])
 def test_a_bench_console_shows_no_line_of_genesis_or_quadrants(path, tmp_path):
-    """``reacthuman bench`` on one scene, direct and through the node graph (Genesis in an
-    episode worker process either way): its console has our lines and none of the libraries';
-    libraries.log has theirs."""
+    """``reacthuman bench`` on one scene through the node graph (Genesis in an episode worker
+    process): its console has our lines and none of the libraries'; libraries.log has theirs.
+    The direct path's console: test_graph's reference run (the same worker and redirect)."""
     out = tmp_path / "run"
     command = [sys.executable, "-m", "reacthuman", "bench", "--out", str(out), "--limit", "1"]
     command += ["--brain", "always-dodge", "--resolution", "320x180"]

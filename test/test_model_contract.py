@@ -230,17 +230,27 @@ def test_probes_decide_writes_every_answer_as_unusable_and_a_rerun_answers(
     assert not key_on_disk(tmp_path)
 
 
-@pytest.mark.parametrize("body", BODIES)
-def test_scenes_author_rejects_the_description_with_the_reason_and_a_rerun_authors(
-    server, tmp_path, body
-):
+PAN = "A cast-iron pan slides off the counter while someone is cooking."
+
+
+@pytest.fixture(scope="module")
+def pan(tmp_path_factory):
+    """The bank's index (built once for the module, read through ``--index-cache``) and the
+    offline planner's selection for ``PAN``."""
     from reacthuman.authoring.offline import plan
     from reacthuman.authoring.retrieval import RiskIndex
     from reacthuman.authoring.risk_memory import default_bank
 
-    text = "A cast-iron pan slides off the counter while someone is cooking."
-    cache = tmp_path / "cache"
-    selection, _hits = plan(text, RiskIndex.build(default_bank(), cache))
+    cache = tmp_path_factory.mktemp("risk-index")
+    return cache, plan(PAN, RiskIndex.build(default_bank(), cache))[0]
+
+
+@pytest.mark.parametrize("body", BODIES)
+def test_scenes_author_rejects_the_description_with_the_reason_and_a_rerun_authors(
+    server, tmp_path, body, pan
+):
+    text = PAN
+    cache, selection = pan
     server.default = BODIES[body]
     store = tmp_path / "responses.sqlite"
     args = ["scenes", "author", text, "--model", "scripted", "--base-url", server.url]
